@@ -1,0 +1,121 @@
+/**
+ * Reading JSON data files (scenes, tasks) with errors that say where the problem is.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { XrsimInputError, pointerToJsonPath } from '../errors.js';
+
+/** Reads and parses a JSON file. A syntax error names the file, the line and the column. */
+export function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : String(err);
+    throw new XrsimInputError(why, { file: path });
+  }
+  return parseJsonText(text, path);
+}
+
+/** Parses JSON text; `file` is used only in error messages. */
+export function parseJsonText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const message = (err as Error).message;
+    const at = /position (\d+)/.exec(message);
+    let where = '';
+    if (at) {
+      const offset = Number(at[1]);
+      const before = text.slice(0, offset);
+      const line = before.split('\n').length;
+      const column = offset - before.lastIndexOf('\n');
+      where = ` at line ${line}, column ${column}`;
+    }
+    throw new XrsimInputError(`invalid JSON${where}: ${message.replace(/ in JSON at position.*$/, '')}`, {
+      file,
+      expected: 'a well-formed JSON document',
+    });
+  }
+}
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, discriminator: true });
+const compiled = new Map<string, ValidateFunction>();
+
+function compiledSchema(schemaPath: string): ValidateFunction {
+  let validate = compiled.get(schemaPath);
+  if (!validate) {
+    validate = ajv.compile(readJsonFile(schemaPath) as object);
+    compiled.set(schemaPath, validate);
+  }
+  return validate;
+}
+
+/**
+ * Validates `data` against the JSON Schema in `schemaPath` (compiled once and cached).
+ * `dependencies` are schemas that `schemaPath` refers to by `$id`; they are compiled first.
+ */
+export function validateAgainstSchema(schemaPath: string, data: unknown, file: string, dependencies: string[] = []): void {
+  for (const dependency of dependencies) compiledSchema(dependency);
+  const validate = compiledSchema(schemaPath);
+  if (validate(data)) return;
+  const errors = pickMostSpecific(validate.errors ?? []);
+  const first = errors[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
+  throw new XrsimInputError(describeAjvError(first) + more, {
+    file,
+    jsonPath: pointerToJsonPath(errorPointer(first)),
+    expected: expectedFor(first),
+  });
+}
+
+function errorPointer(e: ErrorObject): string {
+  if (e.keyword === 'additionalProperties') return `${e.instancePath}/${String(e.params.additionalProperty)}`;
+  if (e.keyword === 'required') return `${e.instancePath}/${String(e.params.missingProperty)}`;
+  return e.instancePath;
+}
+
+function describeAjvError(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `unknown property "${String(e.params.additionalProperty)}"`;
+    case 'required':
+      return `missing required property "${String(e.params.missingProperty)}"`;
+    default:
+      return e.message ?? `failed ${e.keyword}`;
+  }
+}
+
+function expectedFor(e: ErrorObject): string | undefined {
+  switch (e.keyword) {
+    case 'type':
+      return String(e.params.type);
+    case 'enum':
+      return `one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return JSON.stringify(e.params.allowedValue);
+    case 'minItems':
+    case 'maxItems':
+      return `${e.keyword === 'minItems' ? 'at least' : 'at most'} ${String(e.params.limit)} items`;
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `a number ${String(e.params.comparison)} ${String(e.params.limit)}`;
+    case 'pattern':
+      return `a string matching ${String(e.params.pattern)}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * ajv with allErrors reports every failing branch of a oneOf; the user wants the deepest, most specific one.
+ * Errors are ordered deepest path first; `oneOf`/`anyOf` summaries go last.
+ */
+function pickMostSpecific(errors: ErrorObject[]): ErrorObject[] {
+  const depth = (e: ErrorObject) => errorPointer(e).split('/').length;
+  const isSummary = (e: ErrorObject) => e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if';
+  return [...errors].sort((a, b) => Number(isSummary(a)) - Number(isSummary(b)) || depth(b) - depth(a));
+}
