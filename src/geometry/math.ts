@@ -1,0 +1,157 @@
+/**
+ * Small pose algebra for building models (not a hot path: per-frame math lives in `kernels/`).
+ */
+import type { PartSpec, Quat, ShapeSpec, Vec3 } from './types.js';
+
+/** A rigid transform. */
+export interface Pose {
+  position: Vec3;
+  rotation: Quat;
+}
+
+const DEG = Math.PI / 180;
+
+/** The identity rotation. */
+export const IDENTITY_QUAT: Quat = [0, 0, 0, 1];
+
+/** Hamilton product `a ⊗ b` (apply `b`, then `a`). */
+export function quatMultiply(a: Quat, b: Quat): Quat {
+  const [ax, ay, az, aw] = a;
+  const [bx, by, bz, bw] = b;
+  return [
+    aw * bx + ax * bw + ay * bz - az * by,
+    aw * by - ax * bz + ay * bw + az * bx,
+    aw * bz + ax * by - ay * bx + az * bw,
+    aw * bw - ax * bx - ay * by - az * bz,
+  ];
+}
+
+/** Rotation of `angle` radians about a unit `axis`. */
+export function quatFromAxisAngle(axis: Vec3, angle: number): Quat {
+  const s = Math.sin(angle / 2);
+  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+}
+
+/** Intrinsic X, then Y, then Z rotation in degrees, as used by `eulerDeg` in scene and task files. */
+export function quatFromEulerDeg(euler: Vec3 | undefined): Quat {
+  if (!euler) return [...IDENTITY_QUAT];
+  const qx = quatFromAxisAngle([1, 0, 0], euler[0] * DEG);
+  const qy = quatFromAxisAngle([0, 1, 0], euler[1] * DEG);
+  const qz = quatFromAxisAngle([0, 0, 1], euler[2] * DEG);
+  return quatNormalize(quatMultiply(quatMultiply(qx, qy), qz));
+}
+
+/** Rotation about +Y by `deg` degrees. */
+export function quatFromYawDeg(deg: number): Quat {
+  return quatFromAxisAngle([0, 1, 0], deg * DEG);
+}
+
+/** Unit-length copy of `q`. */
+export function quatNormalize(q: Quat): Quat {
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+}
+
+/** Conjugate (inverse of a unit quaternion). */
+export function quatConjugate(q: Quat): Quat {
+  return [-q[0], -q[1], -q[2], q[3]];
+}
+
+/** Rotates vector `v` by unit quaternion `q`. */
+export function rotateVec(q: Quat, v: Vec3): Vec3 {
+  const [x, y, z, w] = q;
+  // t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
+  const tx = 2 * (y * v[2] - z * v[1]);
+  const ty = 2 * (z * v[0] - x * v[2]);
+  const tz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+
+/** `parent ∘ child`: the child pose expressed in the parent's frame, mapped to the world. */
+export function composePose(parent: Pose, child: Pose): Pose {
+  const p = rotateVec(parent.rotation, child.position);
+  return {
+    position: [parent.position[0] + p[0], parent.position[1] + p[1], parent.position[2] + p[2]],
+    rotation: quatNormalize(quatMultiply(parent.rotation, child.rotation)),
+  };
+}
+
+/** Maps a world point into the frame `pose`. */
+export function toLocal(pose: Pose, point: Vec3): Vec3 {
+  const d: Vec3 = [point[0] - pose.position[0], point[1] - pose.position[1], point[2] - pose.position[2]];
+  return rotateVec(quatConjugate(pose.rotation), d);
+}
+
+/** Maps a point in frame `pose` to the world. */
+export function toWorld(pose: Pose, point: Vec3): Vec3 {
+  const r = rotateVec(pose.rotation, point);
+  return [pose.position[0] + r[0], pose.position[1] + r[1], pose.position[2] + r[2]];
+}
+
+/** Half extents of a shape's bounding box in its own frame. */
+export function shapeHalfExtents(shape: ShapeSpec): Vec3 {
+  switch (shape.type) {
+    case 'box':
+      return [shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2];
+    case 'sphere':
+      return [shape.radius, shape.radius, shape.radius];
+    case 'capsule':
+      return [shape.radius, shape.length / 2 + shape.radius, shape.radius];
+    case 'cylinder':
+      return [shape.radius, shape.height / 2, shape.radius];
+  }
+}
+
+/** Volume of a shape, m³. */
+export function shapeVolume(shape: ShapeSpec): number {
+  switch (shape.type) {
+    case 'box':
+      return shape.size[0] * shape.size[1] * shape.size[2];
+    case 'sphere':
+      return (4 / 3) * Math.PI * shape.radius ** 3;
+    case 'capsule':
+      return Math.PI * shape.radius ** 2 * shape.length + (4 / 3) * Math.PI * shape.radius ** 3;
+    case 'cylinder':
+      return Math.PI * shape.radius ** 2 * shape.height;
+  }
+}
+
+/** An axis-aligned box `{ min, max }`. */
+export interface Aabb {
+  min: Vec3;
+  max: Vec3;
+}
+
+/** Bounding box, in the frame `frame` (default world), of a shape placed at `pose` in the world. */
+export function placedShapeAabb(shape: ShapeSpec, pose: Pose, frame?: Pose): Aabb {
+  const h = shapeHalfExtents(shape);
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (let corner = 0; corner < 8; corner++) {
+    const local: Vec3 = [corner & 1 ? h[0] : -h[0], corner & 2 ? h[1] : -h[1], corner & 4 ? h[2] : -h[2]];
+    let p = toWorld(pose, local);
+    if (frame) p = toLocal(frame, p);
+    for (let i = 0; i < 3; i++) {
+      min[i] = Math.min(min[i], p[i]);
+      max[i] = Math.max(max[i], p[i]);
+    }
+  }
+  return { min, max };
+}
+
+/** True when two boxes overlap by more than `tolerance` on every axis. */
+export function aabbOverlap(a: Aabb, b: Aabb, tolerance = 0): boolean {
+  for (let i = 0; i < 3; i++) {
+    if (a.max[i] - tolerance <= b.min[i] || b.max[i] - tolerance <= a.min[i]) return false;
+  }
+  return true;
+}
+
+/** Expands an object's `shape` or `parts` into parts with explicit local poses. */
+export function partsOf(object: { shape?: ShapeSpec; parts?: PartSpec[] }): { shape: ShapeSpec; pose: Pose }[] {
+  const parts = object.parts ?? (object.shape ? [{ shape: object.shape }] : []);
+  return parts.map((part) => ({
+    shape: part.shape,
+    pose: { position: part.position ? [...part.position] : [0, 0, 0], rotation: quatFromEulerDeg(part.eulerDeg) },
+  }));
+}
