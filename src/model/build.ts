@@ -1,0 +1,175 @@
+/**
+ * Building a {@link SimModel} from a scene and a task.
+ */
+import { XrsimInputError } from '../errors.js';
+import { composePose, partsOf, quatFromEulerDeg, rotateVec, shapeVolume, type Pose } from '../geometry/math.js';
+import type { MaterialSpec, PlacedGeometrySpec, Vec3 } from '../geometry/types.js';
+import { anchorPose, type LoadedScene } from '../scene/load.js';
+import type { LoadedTask } from '../task/load.js';
+import { KERNEL_VERSION } from '../version.js';
+import { contentHash, deepFreeze } from './canonical.js';
+import type { BodyModel, ColliderModel, ModelOptions, SensorModel, SimModel, StaticModel } from './types.js';
+
+/** Default tick: 90 Hz, the common headset refresh rate. */
+export const DEFAULT_DT = 1 / 90;
+/** Rapier's own default. */
+export const DEFAULT_SOLVER_ITERATIONS = 4;
+/** Standard gravity, m/s². */
+export const DEFAULT_GRAVITY: Vec3 = [0, -9.81, 0];
+
+/** Builds, validates, freezes and hashes the model of a task in a scene. */
+export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelOptions = {}): SimModel {
+  const sceneSpec = withoutSchemaKey(scene.spec);
+  const taskSpec = withoutSchemaKey(task.spec);
+
+  const anchorName = taskSpec.placement.anchor;
+  const anchor = sceneSpec.anchors[anchorName];
+  if (!anchor) {
+    throw new XrsimInputError(`scene "${sceneSpec.id}" has no anchor "${anchorName}"`, {
+      file: task.file,
+      jsonPath: '$.placement.anchor',
+      expected: `one of the scene's anchors: ${Object.keys(sceneSpec.anchors).join(', ')}`,
+    });
+  }
+  const [needLength, needWidth] = taskSpec.placement.clear;
+  if (anchor.clear[0] < needLength || anchor.clear[1] < needWidth) {
+    throw new XrsimInputError(
+      `scene "${sceneSpec.id}" anchor "${anchorName}" is clear for ${anchor.clear[0]} × ${anchor.clear[1]} m, but the task needs ${needLength} × ${needWidth} m`,
+      { file: task.file, jsonPath: '$.placement.clear', expected: 'a scene whose anchor is large enough' },
+    );
+  }
+
+  const timing = resolveTiming(taskSpec, options, task.file);
+  const taskFrame = anchorPose(anchor);
+  const colliders: ColliderModel[] = [];
+  const statics: StaticModel[] = [];
+  const sensors: SensorModel[] = [];
+  const bodies: BodyModel[] = [];
+
+  // Creation order is fixed: statics (scene, then task), sensors, bodies (scene, then task). Rapier handles,
+  // collider indices in events and the slots of the `bodies` channel all follow it.
+  const addColliders = (
+    object: PlacedGeometrySpec,
+    owner: ColliderModel['owner'],
+    material: { friction: number; restitution: number; density: number },
+    sensor: boolean,
+  ): number[] =>
+    partsOf(object).map((part) => {
+      const index = colliders.length;
+      colliders.push({ index, owner, shape: part.shape, localPose: part.pose, ...material, sensor });
+      return index;
+    });
+  const staticMaterial = (m: MaterialSpec) => ({ friction: m.friction, restitution: m.restitution, density: 0 });
+
+  for (const surface of sceneSpec.surfaces) {
+    const owner = { kind: 'static' as const, index: statics.length };
+    statics.push({
+      id: surface.id,
+      origin: 'scene',
+      label: surface.label,
+      pose: objectPose(surface),
+      colliders: addColliders(surface, owner, staticMaterial(sceneSpec.materials[surface.material]), false),
+    });
+  }
+  for (const fixture of taskSpec.fixtures ?? []) {
+    const owner = { kind: 'static' as const, index: statics.length };
+    statics.push({
+      id: fixture.id,
+      origin: 'task',
+      label: fixture.label,
+      pose: composePose(taskFrame, objectPose(fixture)),
+      colliders: addColliders(fixture, owner, staticMaterial((taskSpec.materials ?? {})[fixture.material]), false),
+    });
+  }
+  for (const sensor of taskSpec.sensors ?? []) {
+    const owner = { kind: 'sensor' as const, index: sensors.length };
+    sensors.push({
+      id: sensor.id,
+      pose: composePose(taskFrame, objectPose(sensor)),
+      colliders: addColliders(sensor, owner, { friction: 0, restitution: 0, density: 0 }, true),
+    });
+  }
+  for (const prop of sceneSpec.props) {
+    const owner = { kind: 'body' as const, index: bodies.length };
+    bodies.push({
+      id: prop.id,
+      origin: 'scene',
+      kind: prop.kind,
+      label: prop.label,
+      mass: prop.mass,
+      pose: objectPose(prop),
+      linearVelocity: [0, 0, 0],
+      angularVelocity: [0, 0, 0],
+      ccd: false,
+      colliders: addColliders(prop, owner, dynamicMaterial(prop), false),
+    });
+  }
+  for (const body of taskSpec.bodies ?? []) {
+    const owner = { kind: 'body' as const, index: bodies.length };
+    bodies.push({
+      id: body.id,
+      origin: 'task',
+      kind: 'task-body',
+      mass: body.mass,
+      pose: composePose(taskFrame, objectPose(body)),
+      linearVelocity: rotateVec(taskFrame.rotation, body.linearVelocity ?? [0, 0, 0]),
+      angularVelocity: rotateVec(taskFrame.rotation, body.angularVelocity ?? [0, 0, 0]),
+      ccd: body.ccd ?? false,
+      colliders: addColliders(body, owner, dynamicMaterial(body), false),
+    });
+  }
+
+  const hashInputs = { kernelVersion: KERNEL_VERSION, scene: sceneSpec, task: taskSpec, timing };
+  const model: SimModel = {
+    hash: contentHash(hashInputs),
+    kernelVersion: KERNEL_VERSION,
+    timing,
+    gravity: sceneSpec.gravity ? [...sceneSpec.gravity] : [...DEFAULT_GRAVITY],
+    sceneId: sceneSpec.id,
+    taskId: taskSpec.id,
+    taskFrame,
+    statics,
+    sensors,
+    bodies,
+    colliders,
+    randomize: taskSpec.randomize ?? [],
+    validators: taskSpec.validators,
+    sources: { scene: sceneSpec, task: taskSpec },
+  };
+  return deepFreeze(model);
+}
+
+function resolveTiming(task: LoadedTask['spec'], options: ModelOptions, file: string) {
+  const dt = task.timing?.dt ?? DEFAULT_DT;
+  const substeps = options.substeps ?? task.timing?.substeps ?? 1;
+  if (!Number.isInteger(substeps) || substeps < 1 || substeps > 64) {
+    throw new XrsimInputError(`substeps must be an integer from 1 to 64, got ${substeps}`, { file, expected: 'an integer 1..64' });
+  }
+  const duration = options.duration ?? task.duration;
+  if (!(duration > 0) || !Number.isFinite(duration)) {
+    throw new XrsimInputError(`duration must be a positive number of seconds, got ${duration}`, { file, expected: 'seconds > 0' });
+  }
+  return {
+    dt,
+    substeps,
+    solverIterations: task.timing?.solverIterations ?? DEFAULT_SOLVER_ITERATIONS,
+    duration,
+    durationTicks: Math.round(duration / dt),
+  };
+}
+
+function objectPose(object: PlacedGeometrySpec): Pose {
+  return { position: [...object.position], rotation: quatFromEulerDeg(object.eulerDeg) };
+}
+
+/** Rapier derives mass from collider density; spread the given mass over the object's volume. */
+function dynamicMaterial(object: PlacedGeometrySpec & { mass: number; friction: number; restitution: number }) {
+  const volume = partsOf(object).reduce((sum, part) => sum + shapeVolume(part.shape), 0);
+  return { friction: object.friction, restitution: object.restitution, density: object.mass / volume };
+}
+
+/** `$schema` is an editor hint with a machine-relative path; it is not part of the content. */
+function withoutSchemaKey<T extends { $schema?: string }>(spec: T): T {
+  const { $schema: _ignored, ...rest } = spec;
+  return structuredClone(rest) as T;
+}

@@ -1,0 +1,35 @@
+/**
+ * Seeded randomness. Each subsystem draws from its own seedrandom stream keyed `${seed}/${subsystem}`,
+ * so adding a subsystem, or drawing more numbers in one, never shifts another's numbers.
+ * Nothing in a session may use `Math.random`.
+ */
+import seedrandom from 'seedrandom';
+
+/** A deterministic source of uniform numbers in [0, 1). */
+export interface RandomStream {
+  /** Next uniform number in [0, 1). */
+  next(): number;
+  /** Next uniform number in [low, high). */
+  uniform(low: number, high: number): number;
+}
+
+/** The per-session family of named random streams. */
+export class RandomStreams {
+  private readonly streams = new Map<string, RandomStream>();
+
+  constructor(readonly seed: number) {}
+
+  /** The stream for `subsystem`, created on first use. */
+  get(subsystem: string): RandomStream {
+    let stream = this.streams.get(subsystem);
+    if (!stream) {
+      const prng = seedrandom(`${this.seed}/${subsystem}`);
+      stream = {
+        next: () => prng.double(),
+        uniform: (low, high) => low + (high - low) * prng.double(),
+      };
+      this.streams.set(subsystem, stream);
+    }
+    return stream;
+  }
+}

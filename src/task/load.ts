@@ -1,0 +1,131 @@
+/**
+ * Loading tasks by id (from the shipped suite) or by path (a user's own file), with full validation.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { XrsimInputError, childPath } from '../errors.js';
+import { readJsonFile, validateAgainstSchema } from '../json/load.js';
+import { SCENE_SCHEMA, TASK_SCHEMA, TASKS_DIR } from '../paths.js';
+import { checkGeometry, looksLikePath } from '../scene/load.js';
+import type { TaskSpec } from './types.js';
+
+/** A validated task and where it came from. */
+export interface LoadedTask {
+  spec: TaskSpec;
+  /** The file it was read from, or `<inline task>`. */
+  file: string;
+}
+
+/** Ids of the shipped tasks (`physics/stack-settle`, ...), sorted. */
+export function listTaskIds(): string[] {
+  const ids: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        if (existsSync(join(path, 'task.json'))) ids.push(relative(TASKS_DIR, path).split(sep).join('/'));
+        walk(path);
+      }
+    }
+  };
+  walk(TASKS_DIR);
+  return ids.sort();
+}
+
+/**
+ * Loads a task from a suite id (`physics/stack-settle`), a path (`./my-task.json`, or a folder holding
+ * `task.json`) or an inline object. Throws {@link XrsimInputError} naming the file and JSON path on any problem.
+ */
+export function loadTask(ref: string | TaskSpec): LoadedTask {
+  if (typeof ref !== 'string') return { spec: validateTask(ref, '<inline task>'), file: '<inline task>' };
+  let file: string;
+  if (looksLikePath(ref)) {
+    file = existsSync(ref) && statSync(ref).isDirectory() ? join(ref, 'task.json') : ref;
+  } else {
+    file = join(TASKS_DIR, ...ref.split('/'), 'task.json');
+    if (!/^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/.test(ref) || !existsSync(file)) {
+      throw new XrsimInputError(`unknown task "${ref}". Known tasks: ${listTaskIds().join(', ')}`, {
+        expected: 'a task id or a path to a task .json file',
+      });
+    }
+  }
+  return { spec: validateTask(readJsonFile(file), file), file };
+}
+
+/** Schema validation plus cross-reference checks. Returns the data typed as a task. */
+export function validateTask(data: unknown, file: string): TaskSpec {
+  // The task schema refers to the scene schema's geometry definitions.
+  validateAgainstSchema(TASK_SCHEMA, data, file, [SCENE_SCHEMA]);
+  const task = data as TaskSpec;
+  const materials = task.materials ?? {};
+  const kinds = new Map<string, 'fixture' | 'body' | 'sensor'>();
+  const declare = (id: string, kind: 'fixture' | 'body' | 'sensor', path: string) => {
+    if (kinds.has(id)) throw new XrsimInputError(`duplicate id "${id}"`, { file, jsonPath: path, expected: 'ids unique within the task' });
+    kinds.set(id, kind);
+  };
+  (task.fixtures ?? []).forEach((fixture, i) => {
+    const path = `$.fixtures[${i}]`;
+    declare(fixture.id, 'fixture', childPath(path, 'id'));
+    checkGeometry(fixture, path, file);
+    if (!(fixture.material in materials)) {
+      throw new XrsimInputError(`unknown material "${fixture.material}"`, {
+        file,
+        jsonPath: childPath(path, 'material'),
+        expected: `one of the task's materials: ${Object.keys(materials).join(', ') || '(none defined)'}`,
+      });
+    }
+  });
+  (task.bodies ?? []).forEach((body, i) => {
+    declare(body.id, 'body', `$.bodies[${i}].id`);
+    checkGeometry(body, `$.bodies[${i}]`, file);
+  });
+  (task.sensors ?? []).forEach((sensor, i) => {
+    declare(sensor.id, 'sensor', `$.sensors[${i}].id`);
+    checkGeometry(sensor, `$.sensors[${i}]`, file);
+  });
+  const expectKind = (id: string, wanted: ('fixture' | 'body' | 'sensor')[], path: string) => {
+    const kind = kinds.get(id);
+    if (!kind || !wanted.includes(kind)) {
+      const candidates = [...kinds].filter(([, k]) => wanted.includes(k)).map(([name]) => name);
+      throw new XrsimInputError(kind ? `"${id}" is a ${kind}` : `unknown ${wanted.join(' or ')} "${id}"`, {
+        file,
+        jsonPath: path,
+        expected: `one of the task's ${wanted.map(plural).join(' or ')}: ${candidates.join(', ') || '(none)'}`,
+      });
+    }
+  };
+  (task.randomize ?? []).forEach((r, i) => expectKind(r.body, ['body'], `$.randomize[${i}].body`));
+  const milestoneIds = new Set<string>();
+  task.validators.forEach((v, i) => {
+    const path = `$.validators[${i}]`;
+    v.milestones.forEach((m, j) => {
+      if (milestoneIds.has(m.id)) {
+        throw new XrsimInputError(`duplicate milestone id "${m.id}"`, { file, jsonPath: `${path}.milestones[${j}].id`, expected: 'milestone ids unique within the task' });
+      }
+      milestoneIds.add(m.id);
+    });
+    switch (v.type) {
+      case 'checkpoints':
+        expectKind(v.body, ['body'], `${path}.body`);
+        v.sensors.forEach((s, j) => expectKind(s, ['sensor'], `${path}.sensors[${j}]`));
+        break;
+      case 'settle':
+      case 'drift':
+        v.bodies.forEach((b, j) => expectKind(b, ['body'], `${path}.bodies[${j}]`));
+        break;
+      case 'final-distance':
+      case 'region':
+        expectKind(v.body, ['body'], `${path}.body`);
+        break;
+      case 'contact':
+        expectKind(v.a, ['body'], `${path}.a`);
+        expectKind(v.b, ['body', 'fixture'], `${path}.b`);
+        break;
+    }
+  });
+  return task;
+}
+
+function plural(kind: 'fixture' | 'body' | 'sensor'): string {
+  return kind === 'body' ? 'bodies' : `${kind}s`;
+}
