@@ -1,0 +1,52 @@
+/**
+ * Event records in the `events` channel.
+ *
+ * A frame's events are a run of 32-bit words. Each record starts with a header word
+ * `(type << 16) | payloadWords`, followed by `payloadWords` words. Unknown types can be skipped by length,
+ * so later kinds of event (tracking, gestures, app events) extend the channel without breaking readers.
+ * Within a tick, physics records are sorted by (substep, a, b, type): the order is deterministic.
+ */
+
+/** Event types. Physics payloads are two collider indices `a < b` (see `SimModel.colliders`). */
+export const EventType = {
+  /** Two solid colliders started touching. */
+  ContactStart: 1,
+  /** Two solid colliders stopped touching. */
+  ContactStop: 2,
+  /** A collider entered a sensor. */
+  SensorEnter: 3,
+  /** A collider left a sensor. */
+  SensorExit: 4,
+} as const;
+/** One of {@link EventType}'s values. */
+export type EventType = (typeof EventType)[keyof typeof EventType];
+
+/** Names used in JSON output and by `xrsim inspect`. */
+export const EVENT_NAMES: Record<number, string> = {
+  [EventType.ContactStart]: 'contact-start',
+  [EventType.ContactStop]: 'contact-stop',
+  [EventType.SensorEnter]: 'sensor-enter',
+  [EventType.SensorExit]: 'sensor-exit',
+};
+
+/** A decoded event, for tools and tests (hot paths walk the words directly). */
+export interface DecodedEvent {
+  type: number;
+  name: string;
+  payload: number[];
+}
+
+/** Decodes `count` words of event records. Stops at a malformed record rather than reading past the end. */
+export function decodeEvents(words: Uint32Array, count: number): DecodedEvent[] {
+  const events: DecodedEvent[] = [];
+  let i = 0;
+  while (i < count) {
+    const header = words[i];
+    const type = header >>> 16;
+    const length = header & 0xffff;
+    if (i + 1 + length > count) break;
+    events.push({ type, name: EVENT_NAMES[type] ?? `type-${type}`, payload: Array.from(words.subarray(i + 1, i + 1 + length)) });
+    i += 1 + length;
+  }
+  return events;
+}

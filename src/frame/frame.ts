@@ -1,0 +1,89 @@
+/**
+ * One frame in memory. The live session and the stream reader both hand validators a {@link FrameView}.
+ */
+import { findChannel, POSE_FLOATS, type FrameLayout } from './layout.js';
+
+/** Read-only view of a frame: what validators and `onFrame` callbacks see. Valid only during the call. */
+export interface FrameView {
+  /** Tick number; frame 0 is the initial state. */
+  readonly tick: number;
+  /** Simulated seconds: `tick * dt`. */
+  readonly time: number;
+  /** World poses of the model's dynamic bodies, 7 floats each (position xyz, quaternion xyzw). */
+  readonly bodyPoses: Float32Array;
+  /** Event records (see `frame/events.ts`); only the first `eventWords` words are valid. */
+  readonly events: Uint32Array;
+  readonly eventWords: number;
+}
+
+/** A mutable frame: the fixed section plus a growable event buffer. Reused every tick. */
+export class Frame implements FrameView {
+  /** The fixed section as words (hashing, encoding). */
+  readonly words: Uint32Array;
+  /** The fixed section as bytes. */
+  readonly bytes: Uint8Array;
+  readonly bodyPoses: Float32Array;
+  events: Uint32Array;
+  eventWords = 0;
+  private readonly view: DataView;
+
+  constructor(readonly layout: FrameLayout) {
+    const buffer = new ArrayBuffer(layout.fixedBytes);
+    this.words = new Uint32Array(buffer);
+    this.bytes = new Uint8Array(buffer);
+    this.view = new DataView(buffer);
+    const bodies = findChannel(layout, 'bodies');
+    this.bodyPoses = new Float32Array(buffer, bodies?.offset ?? 0, (bodies?.bytes ?? 0) / 4);
+    this.events = new Uint32Array(64);
+  }
+
+  get tick(): number {
+    return this.words[0];
+  }
+
+  get time(): number {
+    return this.view.getFloat64(8, true);
+  }
+
+  /** Number of bodies in the `bodies` channel. */
+  get bodyCount(): number {
+    return this.bodyPoses.length / POSE_FLOATS;
+  }
+
+  /** Writes the time channel. */
+  setTime(tick: number, seconds: number): void {
+    this.words[0] = tick;
+    this.words[1] = 0;
+    this.view.setFloat64(8, seconds, true);
+  }
+
+  /** Makes room for `extra` more event words (allocates only when the buffer must grow). */
+  reserveEvents(extra: number): void {
+    const needed = this.eventWords + extra;
+    if (needed <= this.events.length) return;
+    let size = this.events.length * 2;
+    while (size < needed) size *= 2;
+    const grown = new Uint32Array(size);
+    grown.set(this.events.subarray(0, this.eventWords));
+    this.events = grown;
+  }
+
+  /** Appends a record with a two-word payload. */
+  pushEvent2(type: number, a: number, b: number): void {
+    this.reserveEvents(3);
+    const e = this.events;
+    const i = this.eventWords;
+    e[i] = (type << 16) | 2;
+    e[i + 1] = a;
+    e[i + 2] = b;
+    this.eventWords = i + 3;
+  }
+
+  /** Copies the event words from another buffer (used when decoding streams). */
+  setEvents(source: Uint32Array, count: number): void {
+    this.eventWords = 0;
+    this.reserveEvents(count);
+    this.events.set(source.subarray(0, count));
+    this.eventWords = count;
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * The physics stage: a Rapier world built from a model in a fixed order, stepped with a fixed dt.
+ *
+ * Determinism rules kept here:
+ * - the deterministic Rapier build; bodies and colliders created in model order;
+ * - collision events collected per substep and sorted by (a, b, type) on collider indices;
+ * - only awake bodies' poses are read, through Rapier's raw scratch-buffer API (no allocation per frame).
+ */
+import RAPIER from '@dimforge/rapier3d-deterministic-compat';
+import type { Pose } from '../geometry/math.js';
+import type { ShapeSpec, Vec3 } from '../geometry/types.js';
+import type { BodyModel, SimModel } from '../model/types.js';
+import { EventType } from '../frame/events.js';
+import type { Frame } from '../frame/frame.js';
+import { POSE_FLOATS } from '../frame/layout.js';
+
+type Rapier = typeof RAPIER;
+
+let ready: Promise<Rapier> | undefined;
+
+/** Initialises Rapier's WASM once per thread. Every session awaits it; the cost is paid once. */
+export function initPhysics(): Promise<Rapier> {
+  ready ??= RAPIER.init().then(() => RAPIER);
+  return ready;
+}
+
+/** Initial conditions of the dynamic bodies, after seeded randomisation. */
+export interface InitialBodyState {
+  pose: Pose;
+  linearVelocity: Vec3;
+  angularVelocity: Vec3;
+}
+
+/** The Rapier world of one session. */
+export class PhysicsWorld {
+  readonly world: InstanceType<Rapier['World']>;
+  private readonly queue: InstanceType<Rapier['EventQueue']>;
+  private readonly raw: InstanceType<Rapier['World']>['bodies']['raw'];
+  /** Rapier handle of each dynamic body, in model order. */
+  private readonly bodyHandles: Float64Array;
+  /** Collider handle → model collider index. */
+  private readonly colliderIndex = new Map<number, number>();
+  /** Model collider index → Rapier handle. */
+  private readonly colliderHandles: Float64Array;
+  private readonly sensorCollider: Uint8Array;
+  private readonly scratch = new Float32Array(4);
+  private readonly onCollision: (h1: number, h2: number, started: boolean) => void;
+  private target: Frame | undefined;
+
+  constructor(
+    rapier: Rapier,
+    readonly model: SimModel,
+    initial: readonly InitialBodyState[],
+  ) {
+    const { timing, gravity } = model;
+    this.world = new rapier.World({ x: gravity[0], y: gravity[1], z: gravity[2] });
+    this.world.timestep = timing.dt / timing.substeps;
+    this.world.numSolverIterations = timing.solverIterations;
+    this.queue = new rapier.EventQueue(false);
+    this.raw = this.world.bodies.raw;
+    this.sensorCollider = new Uint8Array(model.colliders.length);
+    this.colliderHandles = new Float64Array(model.colliders.length);
+
+    for (const object of model.statics) {
+      const body = this.world.createRigidBody(withPose(rapier.RigidBodyDesc.fixed(), object.pose));
+      for (const c of object.colliders) this.addCollider(rapier, c, body);
+    }
+    for (const sensor of model.sensors) {
+      const body = this.world.createRigidBody(withPose(rapier.RigidBodyDesc.fixed(), sensor.pose));
+      for (const c of sensor.colliders) this.addCollider(rapier, c, body);
+    }
+    this.bodyHandles = new Float64Array(model.bodies.length);
+    model.bodies.forEach((bodyModel: BodyModel, i) => {
+      const state = initial[i];
+      const desc = withPose(rapier.RigidBodyDesc.dynamic(), state.pose)
+        .setLinvel(state.linearVelocity[0], state.linearVelocity[1], state.linearVelocity[2])
+        .setAngvel({ x: state.angularVelocity[0], y: state.angularVelocity[1], z: state.angularVelocity[2] })
+        .setCcdEnabled(bodyModel.ccd);
+      const body = this.world.createRigidBody(desc);
+      this.bodyHandles[i] = body.handle;
+      for (const c of bodyModel.colliders) this.addCollider(rapier, c, body);
+    });
+
+    // Bound once: draining with a fresh closure every tick would allocate.
+    this.onCollision = (h1, h2, started) => this.record(h1, h2, started);
+  }
+
+  private addCollider(rapier: Rapier, index: number, body: InstanceType<Rapier['RigidBody']>): void {
+    const c = this.model.colliders[index];
+    const desc = colliderDesc(rapier, c.shape)
+      .setTranslation(c.localPose.position[0], c.localPose.position[1], c.localPose.position[2])
+      .setRotation(quat(c.localPose.rotation))
+      .setFriction(c.friction)
+      .setRestitution(c.restitution)
+      .setSensor(c.sensor);
+    if (c.density > 0) desc.setDensity(c.density);
+    // Events come from dynamic bodies and sensors; static-static pairs never touch.
+    if (c.sensor || c.owner.kind === 'body') desc.setActiveEvents(rapier.ActiveEvents.COLLISION_EVENTS);
+    const collider = this.world.createCollider(desc, body);
+    this.colliderIndex.set(collider.handle, index);
+    this.colliderHandles[index] = collider.handle;
+    this.sensorCollider[index] = c.sensor ? 1 : 0;
+  }
+
+  /** Advances one tick (all substeps), appending this tick's collision events to `frame`. */
+  step(frame: Frame): void {
+    this.target = frame;
+    for (let s = 0; s < this.model.timing.substeps; s++) {
+      const first = frame.eventWords;
+      this.world.step(this.queue);
+      this.queue.drainCollisionEvents(this.onCollision);
+      sortEventRecords(frame.events, first, frame.eventWords);
+    }
+    this.target = undefined;
+  }
+
+  private record(h1: number, h2: number, started: boolean): void {
+    const i1 = this.colliderIndex.get(h1) ?? 0xffffffff;
+    const i2 = this.colliderIndex.get(h2) ?? 0xffffffff;
+    const a = i1 < i2 ? i1 : i2;
+    const b = i1 < i2 ? i2 : i1;
+    const sensor = this.sensorCollider[i1] === 1 || this.sensorCollider[i2] === 1;
+    const type = sensor
+      ? started ? EventType.SensorEnter : EventType.SensorExit
+      : started ? EventType.ContactStart : EventType.ContactStop;
+    this.target!.pushEvent2(type, a, b);
+  }
+
+  /**
+   * Writes the poses of awake bodies into `poses` (7 floats each). Sleeping bodies do not move, so
+   * their slots keep the values from the last tick they were awake. Pass `all` to read every body.
+   */
+  readPoses(poses: Float32Array, all = false): void {
+    const raw = this.raw;
+    const s = this.scratch;
+    const handles = this.bodyHandles;
+    for (let i = 0; i < handles.length; i++) {
+      const h = handles[i];
+      if (!all && raw.rbIsSleeping(h)) continue;
+      const o = i * POSE_FLOATS;
+      raw.rbTranslation(h, s);
+      poses[o] = s[0];
+      poses[o + 1] = s[1];
+      poses[o + 2] = s[2];
+      raw.rbRotation(h, s);
+      poses[o + 3] = s[0];
+      poses[o + 4] = s[1];
+      poses[o + 5] = s[2];
+      poses[o + 6] = s[3];
+    }
+  }
+
+  /** The Rapier rigid body of model body `index` (for inspection; do not move it behind the kernel's back). */
+  body(index: number): InstanceType<Rapier['RigidBody']> {
+    return this.world.getRigidBody(this.bodyHandles[index]);
+  }
+
+  /** The Rapier collider of model collider `index`. */
+  collider(index: number): InstanceType<Rapier['Collider']> {
+    return this.world.getCollider(this.colliderHandles[index]);
+  }
+
+  /** Applies an impulse (N·s, world frame) to a dynamic body, waking it. */
+  applyImpulse(bodyIndex: number, impulse: Vec3): void {
+    this.body(bodyIndex).applyImpulse({ x: impulse[0], y: impulse[1], z: impulse[2] }, true);
+  }
+
+  /** Number of bodies Rapier currently simulates (awake). */
+  awakeBodyCount(): number {
+    let awake = 0;
+    for (let i = 0; i < this.bodyHandles.length; i++) if (!this.raw.rbIsSleeping(this.bodyHandles[i])) awake++;
+    return awake;
+  }
+
+  /** Releases the WASM memory. The world is unusable afterwards. */
+  free(): void {
+    this.queue.free();
+    this.world.free();
+  }
+}
+
+/**
+ * Sorts the 3-word physics records in `events[from, to)` by (a, b, type). Insertion sort: a tick has few
+ * events and they arrive nearly sorted, and it allocates nothing.
+ */
+export function sortEventRecords(events: Uint32Array, from: number, to: number): void {
+  for (let i = from + 3; i < to; i += 3) {
+    const h = events[i];
+    const a = events[i + 1];
+    const b = events[i + 2];
+    let j = i - 3;
+    while (j >= from && compareRecord(events[j + 1], events[j + 2], events[j], a, b, h) > 0) {
+      events[j + 3] = events[j];
+      events[j + 4] = events[j + 1];
+      events[j + 5] = events[j + 2];
+      j -= 3;
+    }
+    events[j + 3] = h;
+    events[j + 4] = a;
+    events[j + 5] = b;
+  }
+}
+
+function compareRecord(a1: number, b1: number, h1: number, a2: number, b2: number, h2: number): number {
+  return a1 - a2 || b1 - b2 || h1 - h2;
+}
+
+function quat(q: readonly number[]) {
+  return { x: q[0], y: q[1], z: q[2], w: q[3] };
+}
+
+function withPose(desc: InstanceType<Rapier['RigidBodyDesc']>, pose: Pose) {
+  return desc.setTranslation(pose.position[0], pose.position[1], pose.position[2]).setRotation(quat(pose.rotation));
+}
+
+function colliderDesc(rapier: Rapier, shape: ShapeSpec) {
+  switch (shape.type) {
+    case 'box':
+      return rapier.ColliderDesc.cuboid(shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2);
+    case 'sphere':
+      return rapier.ColliderDesc.ball(shape.radius);
+    case 'capsule':
+      return rapier.ColliderDesc.capsule(shape.length / 2, shape.radius);
+    case 'cylinder':
+      return rapier.ColliderDesc.cylinder(shape.height / 2, shape.radius);
+  }
+}

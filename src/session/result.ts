@@ -1,0 +1,73 @@
+/**
+ * What a session produces: its verdict, score, milestones and hash.
+ */
+import { XrsimInputError } from '../errors.js';
+import type { Milestone } from '../validate/types.js';
+import type { Hand } from './spec.js';
+
+/** `errored` means the harness could not complete the run; it is never a verdict on the app or the physics. */
+export type SessionStatus = 'passed' | 'failed' | 'errored';
+
+/** Why a session errored. */
+export interface SessionError {
+  kind: 'bad-input' | 'crash' | 'timeout';
+  message: string;
+  file?: string;
+  jsonPath?: string;
+  stack?: string;
+}
+
+/** The outcome of one session. This is also the JSON `xrsim run --json` prints. */
+export interface SessionResult {
+  task: string;
+  scene: string;
+  seed: number;
+  hand: Hand;
+  /** Ticks simulated (frames recorded = ticks + 1, frame 0 being the initial state). */
+  ticks: number;
+  status: SessionStatus;
+  /** Fraction of milestones passed, in [0, 1]. */
+  score: number;
+  /** Chained 64-bit hash of every frame, 16 hex digits; identical runs have identical hashes. */
+  hash: string;
+  milestones: Milestone[];
+  /** Path of the recorded stream, or null. */
+  stream: string | null;
+  /** Content hash of the model. */
+  modelHash: string;
+  error?: SessionError;
+}
+
+/** Verdict and score from milestones. */
+export function verdict(milestones: readonly Milestone[]): { status: SessionStatus; score: number } {
+  const passed = milestones.filter((m) => m.passed).length;
+  const score = milestones.length === 0 ? 0 : passed / milestones.length;
+  return { status: milestones.length > 0 && passed === milestones.length ? 'passed' : 'failed', score };
+}
+
+/** An `errored` result for a session that could not be completed. */
+export function erroredResult(
+  identity: { task: unknown; scene?: unknown; seed: unknown; dominantHand?: unknown },
+  err: unknown,
+  kind?: SessionError['kind'],
+): SessionResult {
+  const error: SessionError =
+    err instanceof XrsimInputError
+      ? { kind: 'bad-input', message: err.message, file: err.file, jsonPath: err.jsonPath }
+      : { kind: kind ?? 'crash', message: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined };
+  const name = (ref: unknown) => (typeof ref === 'string' ? ref : ref && typeof ref === 'object' && 'id' in ref ? String(ref.id) : '');
+  return {
+    task: name(identity.task),
+    scene: name(identity.scene),
+    seed: typeof identity.seed === 'number' ? identity.seed : NaN,
+    hand: identity.dominantHand === 'left' ? 'left' : 'right',
+    ticks: 0,
+    status: 'errored',
+    score: 0,
+    hash: '',
+    milestones: [],
+    stream: null,
+    modelHash: '',
+    error,
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * A session: an immutable model, a mutable state, a seed, and the fixed pipeline that steps them.
+ *
+ * The pipeline of one tick, in this order, every tick, with a fixed dt:
+ *   actors → user → physics → sensing → app host → frame (hash, validators, recorder)
+ * This issue's kernel has the physics stage; the others plug in at the marked places.
+ */
+import { hashToHex } from '../../kernels/hash64.js';
+import { XrsimInputError } from '../errors.js';
+import type { Vec3 } from '../geometry/types.js';
+import type { FrameView } from '../frame/frame.js';
+import { buildModel } from '../model/build.js';
+import type { SimModel } from '../model/types.js';
+import { initPhysics } from '../physics/world.js';
+import { PACKAGE_VERSION } from '../paths.js';
+import { loadScene } from '../scene/load.js';
+import { DEFAULT_CHUNK_FRAMES, DEFAULT_COMPRESSION_LEVEL, type StreamHeader } from '../stream/format.js';
+import { StreamWriter } from '../stream/writer.js';
+import { loadTask } from '../task/load.js';
+import { createTaskValidators } from '../validate/registry.js';
+import type { Validator } from '../validate/types.js';
+import { KERNEL_VERSION, STREAM_FORMAT_VERSION } from '../version.js';
+import { verdict, type SessionResult } from './result.js';
+import { normalizeSpec, type Hand, type RecordOptions, type SessionSpec } from './spec.js';
+import { SimState } from './state.js';
+import { POSITION_QUANTUM, ROTATION_STEPS } from '../../kernels/quantise.js';
+
+/** Options for {@link Session.create} when you already hold a model. */
+export interface SessionOptions {
+  seed: number;
+  dominantHand?: Hand;
+  record?: RecordOptions;
+  /** Recorded in the stream header; defaults to the model's task and scene ids. */
+  spec?: Record<string, unknown>;
+}
+
+/** Hooks for {@link Session.run}. */
+export interface RunHooks {
+  /** Called before each step, with the tick about to be simulated. Use it to perturb the world. */
+  beforeStep?(session: Session, nextTick: number): void;
+  /** Called with every frame, frame 0 included. The frame is reused: copy what you keep. */
+  onFrame?(frame: FrameView, session: Session): void;
+}
+
+/** One running simulation. Create it with {@link createSession} or {@link Session.create}. */
+export class Session {
+  readonly state: SimState;
+  private readonly validators: Validator;
+  private readonly recorder: StreamWriter | undefined;
+  private onFrame: RunHooks['onFrame'];
+  private finished = false;
+  private disposed = false;
+
+  private constructor(
+    rapier: Awaited<ReturnType<typeof initPhysics>>,
+    readonly model: SimModel,
+    readonly seed: number,
+    readonly dominantHand: Hand,
+    private readonly recordOptions: RecordOptions | undefined,
+    spec: Record<string, unknown>,
+  ) {
+    this.state = new SimState(rapier, model, seed);
+    this.validators = createTaskValidators(model);
+    this.recorder = recordOptions ? new StreamWriter(recordOptions.path, this.streamHeader(recordOptions, spec)) : undefined;
+    // Frame 0 is the initial state, before any step.
+    this.state.physics.readPoses(this.state.frame.bodyPoses, true);
+    this.state.frame.setTime(0, 0);
+    this.commitFrame();
+  }
+
+  /** Starts a session of an existing model (models are immutable and can be shared by many sessions). */
+  static async create(model: SimModel, options: SessionOptions): Promise<Session> {
+    const rapier = await initPhysics();
+    const spec = options.spec ?? { task: model.taskId, scene: model.sceneId, seed: options.seed, dominantHand: options.dominantHand ?? 'right' };
+    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, spec);
+  }
+
+  /** Current tick. */
+  get tick(): number {
+    return this.state.tick;
+  }
+
+  /** The current frame (reused every tick). */
+  get frame(): FrameView {
+    return this.state.frame;
+  }
+
+  /** True once the model's duration has been simulated. */
+  get done(): boolean {
+    return this.state.tick >= this.model.timing.durationTicks;
+  }
+
+  /** The chained hash of every frame so far, 16 hex digits. */
+  get hash(): string {
+    return hashToHex(this.state.sessionHash);
+  }
+
+  /** Simulates one tick and returns its frame. */
+  step(): FrameView {
+    if (this.finished) throw new Error('session already finished');
+    const state = this.state;
+    const frame = state.frame;
+    state.tick++;
+    frame.eventWords = 0;
+    // actors, user: later stages plug in here.
+    state.physics.step(frame);
+    state.physics.readPoses(frame.bodyPoses);
+    // sensing, app host: later stages plug in here.
+    frame.setTime(state.tick, state.tick * this.model.timing.dt);
+    this.commitFrame();
+    return frame;
+  }
+
+  /** Runs to the end of the model's duration and returns the result. */
+  async run(hooks: RunHooks = {}): Promise<SessionResult> {
+    this.onFrame = hooks.onFrame;
+    if (this.tick === 0) hooks.onFrame?.(this.state.frame, this);
+    try {
+      while (!this.done) {
+        hooks.beforeStep?.(this, this.tick + 1);
+        this.step();
+      }
+    } catch (err) {
+      this.recorder?.abort();
+      throw err;
+    } finally {
+      this.onFrame = undefined;
+    }
+    return this.finish();
+  }
+
+  /** Ends the session: closes the stream and scores the milestones. */
+  finish(): SessionResult {
+    if (this.finished) throw new Error('session already finished');
+    this.finished = true;
+    this.recorder?.close(this.state.sessionHash);
+    const milestones = this.validators.finish();
+    const { status, score } = verdict(milestones);
+    const result: SessionResult = {
+      task: this.model.taskId,
+      scene: this.model.sceneId,
+      seed: this.seed,
+      hand: this.dominantHand,
+      ticks: this.tick,
+      status,
+      score,
+      hash: this.hash,
+      milestones,
+      stream: this.recordOptions?.path ?? null,
+      modelHash: this.model.hash,
+    };
+    this.dispose();
+    return result;
+  }
+
+  /**
+   * Applies an impulse (N·s, world frame) to a dynamic body, by id: a task body's id, or `scene:<id>` for a
+   * scene prop. Deterministic, so it is also how tests perturb a run on purpose.
+   */
+  applyImpulse(body: string, impulse: Vec3): void {
+    const [origin, id] = body.startsWith('scene:') ? ['scene', body.slice(6)] : ['task', body.replace(/^task:/, '')];
+    const index = this.model.bodies.findIndex((b) => b.origin === origin && b.id === id);
+    if (index < 0) throw new XrsimInputError(`no dynamic body "${body}"`, { expected: 'a task body id or scene:<prop id>' });
+    this.state.physics.applyImpulse(index, impulse);
+  }
+
+  /** Frees the physics world. Called by `finish`; call it yourself if you abandon a session. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.recorder?.abort();
+    this.state.physics.free();
+  }
+
+  private commitFrame(): void {
+    const state = this.state;
+    state.hashFrame();
+    this.validators.observe(state.frame);
+    this.recorder?.append(state.frame, state.frameHash);
+    this.onFrame?.(state.frame, this);
+  }
+
+  private streamHeader(record: RecordOptions, spec: Record<string, unknown>): StreamHeader {
+    const mode = record.encoding ?? 'lossless';
+    const layout = this.state.frame.layout;
+    const { dt, substeps, durationTicks } = this.model.timing;
+    return {
+      format: 'xrsim-frame-stream',
+      formatVersion: STREAM_FORMAT_VERSION,
+      kernelVersion: KERNEL_VERSION,
+      generator: `xrsim ${PACKAGE_VERSION}`,
+      modelHash: this.model.hash,
+      seed: this.seed,
+      dominantHand: this.dominantHand,
+      spec,
+      sources: this.model.sources,
+      timing: { dt, substeps, durationTicks },
+      channels: layout.channels,
+      fixedBytes: layout.fixedBytes,
+      encoding: {
+        mode,
+        delta: mode === 'quantised' ? 'subtract' : 'xor',
+        shuffle: 'byte-transpose',
+        compression: 'deflate-raw',
+        level: record.compressionLevel ?? DEFAULT_COMPRESSION_LEVEL,
+        chunkFrames: record.chunkFrames ?? DEFAULT_CHUNK_FRAMES,
+        ...(mode === 'quantised' ? { quantisation: { positionQuantum: POSITION_QUANTUM, rotationSteps: ROTATION_STEPS } } : {}),
+      },
+    };
+  }
+}
+
+/**
+ * Loads the task and scene a spec names, builds the model and starts a session.
+ * Throws {@link XrsimInputError} for bad input.
+ */
+export async function createSession(input: SessionSpec): Promise<Session> {
+  const spec = normalizeSpec(input);
+  const task = loadTask(spec.task);
+  const scene = loadScene(spec.scene ?? task.spec.scene);
+  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration });
+  const recordedSpec: Record<string, unknown> = {
+    task: model.taskId,
+    scene: model.sceneId,
+    seed: spec.seed,
+    dominantHand: spec.dominantHand,
+    ...(spec.substeps !== undefined ? { substeps: spec.substeps } : {}),
+    ...(spec.duration !== undefined ? { duration: spec.duration } : {}),
+  };
+  return Session.create(model, { seed: spec.seed, dominantHand: spec.dominantHand, record: spec.record, spec: recordedSpec });
+}

@@ -1,0 +1,96 @@
+/**
+ * `SessionSpec`: plain JSON that says what to run. It crosses worker, process and machine boundaries.
+ */
+import { XrsimInputError } from '../errors.js';
+import type { SceneSpec } from '../scene/types.js';
+import type { StreamEncoding } from '../stream/format.js';
+import type { TaskSpec } from '../task/types.js';
+
+/** Which hand is dominant. The other one is the `other` hand. */
+export type Hand = 'right' | 'left';
+
+/** Where and how to record the frame stream. */
+export interface RecordOptions {
+  /** Output `.xrs` path. */
+  path: string;
+  /** `lossless` (default) or `quantised`. */
+  encoding?: StreamEncoding;
+  /** Frames per chunk, at least 90 (default 90). */
+  chunkFrames?: number;
+  /** zlib level 1–9 (default 6). */
+  compressionLevel?: number;
+}
+
+/** What to run. */
+export interface SessionSpec {
+  /** A task id from the suite (`physics/stack-settle`), a path to a task file, or an inline task. */
+  task: string | TaskSpec;
+  /** A scene id, a path, or an inline scene. Default: the task's own scene. */
+  scene?: string | SceneSpec;
+  /** The session seed: a non-negative integer. Every random stream derives from it. */
+  seed: number;
+  /** Default `right`. */
+  dominantHand?: Hand;
+  /** Physics steps per tick, overriding the task. */
+  substeps?: number;
+  /** Simulated seconds, overriding the task. */
+  duration?: number;
+  /** Record a frame stream. */
+  record?: RecordOptions;
+}
+
+const SPEC_FILE = '<session spec>';
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'record']);
+
+/** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
+export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    throw new XrsimInputError('a session spec must be an object', { file: SPEC_FILE, jsonPath: '$', expected: 'an object' });
+  }
+  const spec = input as Record<string, unknown>;
+  for (const key of Object.keys(spec)) {
+    if (!KNOWN_KEYS.has(key)) {
+      throw new XrsimInputError(`unknown property "${key}"`, { file: SPEC_FILE, jsonPath: `$.${key}`, expected: [...KNOWN_KEYS].join(', ') });
+    }
+  }
+  const fail = (key: string, message: string, expected: string): never => {
+    throw new XrsimInputError(message, { file: SPEC_FILE, jsonPath: `$.${key}`, expected });
+  };
+  if (typeof spec.task !== 'string' && (typeof spec.task !== 'object' || spec.task === null)) {
+    fail('task', 'missing or invalid task', 'a task id, a path or a task object');
+  }
+  if (spec.scene !== undefined && typeof spec.scene !== 'string' && (typeof spec.scene !== 'object' || spec.scene === null)) {
+    fail('scene', 'invalid scene', 'a scene id, a path or a scene object');
+  }
+  if (!isSeed(spec.seed)) fail('seed', `seed must be a non-negative integer, got ${JSON.stringify(spec.seed)}`, 'an integer from 0 to 2^53 - 1');
+  const hand = spec.dominantHand ?? 'right';
+  if (hand !== 'right' && hand !== 'left') fail('dominantHand', `unknown hand ${JSON.stringify(hand)}`, '"right" or "left"');
+  if (spec.substeps !== undefined && !(Number.isInteger(spec.substeps) && (spec.substeps as number) >= 1 && (spec.substeps as number) <= 64)) {
+    fail('substeps', `substeps must be an integer from 1 to 64, got ${JSON.stringify(spec.substeps)}`, 'an integer 1..64');
+  }
+  if (spec.duration !== undefined && !(typeof spec.duration === 'number' && spec.duration > 0 && spec.duration <= 86400)) {
+    fail('duration', `duration must be a positive number of seconds, got ${JSON.stringify(spec.duration)}`, 'seconds in (0, 86400]');
+  }
+  if (spec.record !== undefined) checkRecord(spec.record, fail);
+  return { ...(spec as unknown as SessionSpec), dominantHand: hand as Hand };
+}
+
+/** True for a safe, non-negative integer. */
+export function isSeed(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function checkRecord(record: unknown, fail: (key: string, message: string, expected: string) => never): void {
+  if (!record || typeof record !== 'object') fail('record', 'invalid record options', 'an object with a path');
+  const r = record as Record<string, unknown>;
+  if (typeof r.path !== 'string' || r.path === '') fail('record.path', 'missing output path', 'a file path');
+  if (r.encoding !== undefined && r.encoding !== 'lossless' && r.encoding !== 'quantised') {
+    fail('record.encoding', `unknown encoding ${JSON.stringify(r.encoding)}`, '"lossless" or "quantised"');
+  }
+  if (r.chunkFrames !== undefined && !(Number.isInteger(r.chunkFrames) && (r.chunkFrames as number) >= 90 && (r.chunkFrames as number) <= 100000)) {
+    fail('record.chunkFrames', `chunkFrames must be an integer of at least 90, got ${JSON.stringify(r.chunkFrames)}`, 'an integer 90..100000');
+  }
+  if (r.compressionLevel !== undefined && !(Number.isInteger(r.compressionLevel) && (r.compressionLevel as number) >= 1 && (r.compressionLevel as number) <= 9)) {
+    fail('record.compressionLevel', `compressionLevel must be 1–9, got ${JSON.stringify(r.compressionLevel)}`, 'an integer 1..9');
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * `SimState`: everything that changes while a session runs. One session owns one state; nothing is global.
+ */
+import { Hasher64 } from '../../kernels/hash64.js';
+import { rotateVec } from '../geometry/math.js';
+import type { Vec3 } from '../geometry/types.js';
+import { Frame } from '../frame/frame.js';
+import { frameLayoutFor } from '../frame/layout.js';
+import type { SimModel } from '../model/types.js';
+import { PhysicsWorld, type InitialBodyState, initPhysics } from '../physics/world.js';
+import { RandomStreams } from '../random.js';
+
+/** The mutable state of one session. */
+export class SimState {
+  /** Current tick; frame `tick` is the latest one produced. */
+  tick = 0;
+  readonly random: RandomStreams;
+  readonly physics: PhysicsWorld;
+  /** The current frame, rewritten in place every tick. */
+  readonly frame: Frame;
+  /** 64-bit hash (hi, lo) of the current frame. */
+  readonly frameHash = new Uint32Array(2);
+  /** Chained hash of every frame so far. */
+  readonly sessionHash = new Uint32Array(2);
+  private readonly hasher = new Hasher64();
+  private readonly chain = new Uint32Array(4);
+
+  constructor(
+    rapier: Awaited<ReturnType<typeof initPhysics>>,
+    readonly model: SimModel,
+    seed: number,
+  ) {
+    this.random = new RandomStreams(seed);
+    this.physics = new PhysicsWorld(rapier, model, initialConditions(model, this.random));
+    this.frame = new Frame(frameLayoutFor(model));
+  }
+
+  /** Hashes the current frame and chains it into the session hash. */
+  hashFrame(): void {
+    const h = this.hasher;
+    const frame = this.frame;
+    h.reset();
+    h.update(frame.words, frame.words.length);
+    h.update(frame.events, frame.eventWords);
+    h.digest(this.frameHash);
+    this.chain[0] = this.sessionHash[0];
+    this.chain[1] = this.sessionHash[1];
+    this.chain[2] = this.frameHash[0];
+    this.chain[3] = this.frameHash[1];
+    h.reset();
+    h.update(this.chain, 4);
+    h.digest(this.sessionHash);
+  }
+}
+
+/**
+ * The bodies' initial poses and velocities: the model's, plus the task's seeded perturbations drawn in
+ * order from the `initial-conditions` stream. Offsets are given in the task frame.
+ */
+export function initialConditions(model: SimModel, random: RandomStreams): InitialBodyState[] {
+  const states: InitialBodyState[] = model.bodies.map((b) => ({
+    pose: { position: [...b.pose.position], rotation: [...b.pose.rotation] },
+    linearVelocity: [...b.linearVelocity],
+    angularVelocity: [...b.angularVelocity],
+  }));
+  const stream = random.get('initial-conditions');
+  for (const r of model.randomize) {
+    const index = model.bodies.findIndex((b) => b.origin === 'task' && b.id === r.body);
+    const local: Vec3 = [stream.uniform(...r.uniform[0]), stream.uniform(...r.uniform[1]), stream.uniform(...r.uniform[2])];
+    const offset = rotateVec(model.taskFrame.rotation, local);
+    const target =
+      r.property === 'position' ? states[index].pose.position : r.property === 'linearVelocity' ? states[index].linearVelocity : states[index].angularVelocity;
+    for (let i = 0; i < 3; i++) target[i] += offset[i];
+  }
+  return states;
+}

@@ -1,0 +1,43 @@
+/**
+ * Ordered checkpoints: how many of the listed sensors a body entered in the listed order.
+ * Only first entries matter; entering a later checkpoint early does not skip the ones before it.
+ */
+import { EventType } from '../frame/events.js';
+import type { FrameView } from '../frame/frame.js';
+import type { SimModel } from '../model/types.js';
+import type { CheckpointsValidatorSpec } from '../task/types.js';
+import { colliderMask } from './context.js';
+import { scoreMilestones } from './score.js';
+import type { Validator } from './types.js';
+
+export function checkpointsValidator(spec: CheckpointsValidatorSpec, model: SimModel): Validator {
+  const body = colliderMask(model, [spec.body]);
+  // Collider index → position of its sensor in the ordered list, or -1.
+  const order = new Int32Array(model.colliders.length).fill(-1);
+  spec.sensors.forEach((id, position) => {
+    const mask = colliderMask(model, [id]);
+    mask.forEach((m, c) => m && (order[c] = position));
+  });
+  const limit = spec.within ?? Infinity;
+  const entryTicks: number[] = [];
+  let next = 0;
+  return {
+    observe(frame: FrameView) {
+      if (next >= spec.sensors.length || frame.time > limit) return;
+      const e = frame.events;
+      for (let i = 0; i < frame.eventWords; i += 1 + (e[i] & 0xffff)) {
+        if (e[i] >>> 16 !== EventType.SensorEnter) continue;
+        const a = e[i + 1];
+        const b = e[i + 2];
+        const position = body[a] ? order[b] : body[b] ? order[a] : -1;
+        if (position === next) {
+          entryTicks.push(frame.tick);
+          next++;
+        }
+      }
+    },
+    finish() {
+      return scoreMilestones('checkpoints', spec.milestones, next, 'atLeast', entryTicks);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Bounded drift: the largest displacement of any listed body from where it was at time `from`.
+ */
+import type { FrameView } from '../frame/frame.js';
+import type { SimModel } from '../model/types.js';
+import type { DriftValidatorSpec } from '../task/types.js';
+import { axisMask, bodyPositionInTaskFrame, maskedDistance, taskBodyIndex } from './context.js';
+import { scoreMilestones } from './score.js';
+import type { Validator } from './types.js';
+
+export function driftValidator(spec: DriftValidatorSpec, model: SimModel): Validator {
+  const indices = spec.bodies.map((id) => taskBodyIndex(model, id));
+  const mask = axisMask(spec.axes);
+  const reference = indices.map(() => new Float64Array(3));
+  const here = new Float64Array(3);
+  const fromTick = Math.round(spec.from / model.timing.dt);
+  let referenced = false;
+  let maxDrift = 0;
+  let maxTick = fromTick;
+  return {
+    observe(frame: FrameView) {
+      if (frame.tick < fromTick) return;
+      for (let k = 0; k < indices.length; k++) {
+        if (!referenced) {
+          bodyPositionInTaskFrame(model, frame.bodyPoses, indices[k], reference[k]);
+          continue;
+        }
+        bodyPositionInTaskFrame(model, frame.bodyPoses, indices[k], here);
+        const drift = maskedDistance(here, reference[k], mask);
+        if (drift > maxDrift) {
+          maxDrift = drift;
+          maxTick = frame.tick;
+        }
+      }
+      referenced = true;
+    },
+    finish() {
+      return scoreMilestones('drift', spec.milestones, referenced ? maxDrift : Infinity, 'atMost', [fromTick, maxTick]);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Region: how far a body strays outside a task-frame box at worst (0 when it always stays inside).
+ */
+import type { FrameView } from '../frame/frame.js';
+import type { SimModel } from '../model/types.js';
+import type { RegionValidatorSpec } from '../task/types.js';
+import { bodyPositionInTaskFrame, taskBodyIndex } from './context.js';
+import { scoreMilestones } from './score.js';
+import type { Validator } from './types.js';
+
+export function regionValidator(spec: RegionValidatorSpec, model: SimModel): Validator {
+  const index = taskBodyIndex(model, spec.body);
+  const here = new Float64Array(3);
+  let worst = 0;
+  let worstTick = 0;
+  return {
+    observe(frame: FrameView) {
+      bodyPositionInTaskFrame(model, frame.bodyPoses, index, here);
+      let squared = 0;
+      for (let i = 0; i < 3; i++) {
+        const outside = Math.max(spec.min[i] - here[i], 0, here[i] - spec.max[i]);
+        squared += outside * outside;
+      }
+      const distance = Math.sqrt(squared);
+      if (distance > worst) {
+        worst = distance;
+        worstTick = frame.tick;
+      }
+    },
+    finish() {
+      return scoreMilestones('region', spec.milestones, worst, 'atMost', [worstTick]);
+    },
+  };
+}
