@@ -1,0 +1,147 @@
+/**
+ * Packing frames into a chunk payload and back (the layout is documented in `format.ts`).
+ * The buffers are allocated once per writer or reader and reused for every chunk.
+ */
+import { decodeFrames, DeltaMode, encodeFrames } from '../../kernels/chunk-transform.js';
+import { dequantisePoses, quantisePoses } from '../../kernels/quantise.js';
+import type { Frame } from '../frame/frame.js';
+import { POSE_FLOATS, type ChannelDescriptor } from '../frame/layout.js';
+import type { StreamEncoding } from './format.js';
+
+/** Word ranges of the pose channels, which the quantised encoding converts. */
+function poseRanges(channels: readonly ChannelDescriptor[]): { word: number; poses: number }[] {
+  return channels
+    .filter((c) => c.kind === 'poses' && c.offset !== undefined && c.bytes !== undefined)
+    .map((c) => ({ word: c.offset! / 4, poses: c.bytes! / 4 / POSE_FLOATS }));
+}
+
+/** Accumulates frames and packs them into a raw (not yet deflated) chunk payload. */
+export class ChunkPacker {
+  readonly capacity: number;
+  frames = 0;
+  firstTick = 0;
+  private readonly wordsPerFrame: number;
+  private readonly fixed: Uint32Array;
+  private readonly fixedAsInt: Int32Array;
+  private readonly fixedAsFloat: Float32Array;
+  private readonly scratch: Uint32Array;
+  private readonly hashes: Uint32Array;
+  private readonly eventCounts: Uint32Array;
+  private events = new Uint32Array(1024);
+  private eventWords = 0;
+  private payload: Uint8Array;
+  private readonly quantised: boolean;
+  private readonly poses: { word: number; poses: number }[];
+
+  constructor(fixedBytes: number, chunkFrames: number, channels: readonly ChannelDescriptor[], encoding: StreamEncoding) {
+    this.capacity = chunkFrames;
+    this.wordsPerFrame = fixedBytes / 4;
+    const fixedBuffer = new ArrayBuffer(chunkFrames * fixedBytes);
+    this.fixed = new Uint32Array(fixedBuffer);
+    this.fixedAsInt = new Int32Array(fixedBuffer);
+    this.fixedAsFloat = new Float32Array(fixedBuffer);
+    this.scratch = new Uint32Array(chunkFrames * this.wordsPerFrame);
+    this.hashes = new Uint32Array(chunkFrames * 2);
+    this.eventCounts = new Uint32Array(chunkFrames);
+    this.payload = new Uint8Array(chunkFrames * (12 + fixedBytes) + 4096);
+    this.quantised = encoding === 'quantised';
+    this.poses = poseRanges(channels);
+  }
+
+  /** Adds a frame and its 64-bit hash. */
+  add(frame: Frame, hash: Uint32Array): void {
+    const f = this.frames;
+    if (f === 0) this.firstTick = frame.tick;
+    const row = f * this.wordsPerFrame;
+    this.fixed.set(frame.words, row);
+    if (this.quantised) {
+      for (const range of this.poses) {
+        // In place: each float is read before its word is overwritten by the integer.
+        quantisePoses(this.fixedAsFloat, row + range.word, range.poses, this.fixedAsInt, row + range.word);
+      }
+    }
+    this.hashes[f * 2] = hash[0];
+    this.hashes[f * 2 + 1] = hash[1];
+    this.eventCounts[f] = frame.eventWords;
+    if (this.eventWords + frame.eventWords > this.events.length) {
+      const grown = new Uint32Array(Math.max(this.events.length * 2, this.eventWords + frame.eventWords));
+      grown.set(this.events.subarray(0, this.eventWords));
+      this.events = grown;
+    }
+    this.events.set(frame.events.subarray(0, frame.eventWords), this.eventWords);
+    this.eventWords += frame.eventWords;
+    this.frames = f + 1;
+  }
+
+  /** Packs the frames added so far and resets. The returned view is valid until the next call. */
+  pack(): Uint8Array {
+    const f = this.frames;
+    const fixedBytes = this.wordsPerFrame * 4;
+    const total = f * 12 + f * fixedBytes + this.eventWords * 4;
+    if (this.payload.length < total) this.payload = new Uint8Array(total * 2);
+    const words = new Uint32Array(this.payload.buffer, 0, f * 3);
+    words.set(this.hashes.subarray(0, f * 2), 0);
+    words.set(this.eventCounts.subarray(0, f), f * 2);
+    const fixedOut = this.payload.subarray(f * 12, f * 12 + f * fixedBytes);
+    encodeFrames(this.fixed, f, this.wordsPerFrame, this.quantised ? DeltaMode.Subtract : DeltaMode.Xor, this.scratch, fixedOut);
+    const eventBytes = new Uint8Array(this.events.buffer, 0, this.eventWords * 4);
+    this.payload.set(eventBytes, f * 12 + f * fixedBytes);
+    this.frames = 0;
+    this.eventWords = 0;
+    return this.payload.subarray(0, total);
+  }
+}
+
+/** A decoded chunk: frames in tick order, fixed sections as raw words (floats dequantised). */
+export interface DecodedChunk {
+  index: number;
+  firstTick: number;
+  frames: number;
+  /** 2 words per frame: the stored 64-bit frame hashes (hi, lo). */
+  hashes: Uint32Array;
+  /** `frames × fixedBytes / 4` words. */
+  fixed: Uint32Array;
+  /** Start of each frame's events in `events`; `frames + 1` entries. */
+  eventStarts: Uint32Array;
+  events: Uint32Array;
+}
+
+/** Unpacks a raw chunk payload. Throws when the payload's sizes do not add up. */
+export function unpackChunk(
+  raw: Uint8Array,
+  index: number,
+  firstTick: number,
+  frames: number,
+  fixedBytes: number,
+  channels: readonly ChannelDescriptor[],
+  encoding: StreamEncoding,
+): DecodedChunk {
+  const wordsPerFrame = fixedBytes / 4;
+  const headWords = frames * 3;
+  if (raw.byteLength < headWords * 4 + frames * fixedBytes) throw new Error('chunk payload too short');
+  // Copy into an aligned buffer: the inflated bytes may start at any offset.
+  const aligned = new Uint8Array(raw.byteLength + ((4 - (raw.byteLength % 4)) % 4));
+  aligned.set(raw);
+  const words = new Uint32Array(aligned.buffer);
+  const hashes = words.slice(0, frames * 2);
+  const counts = words.subarray(frames * 2, headWords);
+  const eventStarts = new Uint32Array(frames + 1);
+  for (let f = 0; f < frames; f++) eventStarts[f + 1] = eventStarts[f] + counts[f];
+  const eventWordStart = headWords + (frames * fixedBytes) / 4;
+  if (eventWordStart + eventStarts[frames] > words.length) throw new Error('chunk payload too short for its events');
+  const fixed = new Uint32Array(frames * wordsPerFrame);
+  const quantised = encoding === 'quantised';
+  decodeFrames(aligned.subarray(headWords * 4, headWords * 4 + frames * fixedBytes), frames, wordsPerFrame, quantised ? DeltaMode.Subtract : DeltaMode.Xor, fixed);
+  if (quantised) {
+    const asInt = new Int32Array(fixed.buffer);
+    const asFloat = new Float32Array(fixed.buffer);
+    for (const range of poseRanges(channels)) {
+      for (let f = 0; f < frames; f++) {
+        const row = f * wordsPerFrame + range.word;
+        dequantisePoses(asInt, row, range.poses, asFloat, row);
+      }
+    }
+  }
+  const events = words.slice(eventWordStart, eventWordStart + eventStarts[frames]);
+  return { index, firstTick, frames, hashes, fixed, eventStarts, events };
+}
