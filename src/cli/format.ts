@@ -1,0 +1,38 @@
+/**
+ * Plain-text formatting for terminal output.
+ */
+import type { Milestone } from '../validate/types.js';
+
+/** Bytes as `12.3 KB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+}
+
+/** A number with at most `digits` significant digits, trailing zeros dropped. */
+export function formatNumber(value: number | null, digits = 4): string {
+  if (value === null) return 'never';
+  if (value === 0) return '0';
+  return String(Number(value.toPrecision(digits)));
+}
+
+/** Left-aligned columns. */
+export function table(rows: string[][], indent = '  '): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
+}
+
+/** One line per milestone: verdict, id, metric against threshold, evidence ticks. */
+export function formatMilestones(milestones: readonly Milestone[]): string {
+  if (milestones.length === 0) return '';
+  return table(
+    milestones.map((m) => [
+      m.passed ? 'pass' : 'FAIL',
+      m.id,
+      `metric ${formatNumber(m.metric)}`,
+      `${m.comparison === 'atLeast' ? '≥' : '≤'} ${formatNumber(m.threshold)}`,
+      m.ticks.length > 0 ? `ticks ${m.ticks.slice(0, 6).join(', ')}${m.ticks.length > 6 ? ', …' : ''}` : '',
+    ]),
+  );
+}

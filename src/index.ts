@@ -1,0 +1,98 @@
+/**
+ * xrsim: a deterministic, headless XR simulation kernel.
+ *
+ * The usual entry points:
+ * - {@link runSession} runs a {@link SessionSpec} to a {@link SessionResult} and never throws for the
+ *   session's own problems (they become `errored` results);
+ * - {@link createSession} gives a {@link Session} to step yourself, and throws on bad input;
+ * - {@link buildModel} with {@link loadScene} and {@link loadTask} gives an immutable {@link SimModel}
+ *   that many sessions can share through {@link Session.create};
+ * - {@link StreamReader}, {@link inspectStream} and {@link verifyStream} read recorded `.xrs` streams.
+ *
+ * @packageDocumentation
+ */
+
+// Sessions
+/** Runs a spec to a result; bad input and crashes become `errored` results. */
+export { runSession } from './session/run.js';
+/** A running simulation: `step()`, `run()`, `finish()`; and the function that starts one from a spec. */
+export { Session, createSession, type RunHooks, type SessionOptions } from './session/session.js';
+/** What to run: task, scene, seed, dominant hand, recording. */
+export { normalizeSpec, isSeed, type SessionSpec, type RecordOptions, type Hand } from './session/spec.js';
+/** What a session produces. */
+export { verdict, type SessionResult, type SessionStatus, type SessionError } from './session/result.js';
+/** The mutable state of a session and how initial conditions are drawn from the seed. */
+export { SimState, initialConditions } from './session/state.js';
+
+// Model
+/** Builds the immutable, validated, content-hashed model of a task in a scene. */
+export { buildModel, DEFAULT_DT, DEFAULT_GRAVITY, DEFAULT_SOLVER_ITERATIONS } from './model/build.js';
+/** Model types. */
+export type { SimModel, ModelOptions, BodyModel, StaticModel, SensorModel, ColliderModel, TimingModel, ObjectOrigin } from './model/types.js';
+/** Canonical JSON and the content hash used for models. */
+export { canonicalJson, contentHash } from './model/canonical.js';
+
+// Scenes and tasks
+/** Loading and validating scenes: by id from the library, by path, or inline. */
+export { loadScene, validateScene, listSceneIds, type LoadedScene } from './scene/load.js';
+/** The scene file format. */
+export type { SceneSpec, SurfaceSpec, PropSpec, PropKind, AnchorSpec } from './scene/types.js';
+/** Loading and validating tasks: by id from the suite, by path, or inline. */
+export { loadTask, validateTask, listTaskIds, type LoadedTask } from './task/load.js';
+/** The task file format. */
+export type {
+  TaskSpec,
+  FixtureSpec,
+  BodySpec,
+  SensorSpec,
+  RandomizeSpec,
+  ValidatorSpec,
+  MilestoneSpec,
+  CheckpointsValidatorSpec,
+  SettleValidatorSpec,
+  DriftValidatorSpec,
+  FinalDistanceValidatorSpec,
+  ContactValidatorSpec,
+  RegionValidatorSpec,
+  AxesSpec,
+} from './task/types.js';
+/** Geometry vocabulary shared by scenes and tasks. */
+export { SEMANTIC_LABELS, type Vec3, type Quat, type ShapeSpec, type PartSpec, type MaterialSpec, type SemanticLabel } from './geometry/types.js';
+
+// Frames
+/** A frame as validators and hooks see it. */
+export type { FrameView } from './frame/frame.js';
+/** The frame layout (channel table) of a model. */
+export { frameLayoutFor, POSE_FLOATS, type FrameLayout, type ChannelDescriptor } from './frame/layout.js';
+/** Event records in the `events` channel. */
+export { EventType, EVENT_NAMES, decodeEvents, type DecodedEvent } from './frame/events.js';
+
+// Validators
+/** Creates the validators a task names; useful to score frames from your own loop or a stream. */
+export { createValidator, createTaskValidators } from './validate/registry.js';
+/** Milestones and the validator interface. */
+export type { Milestone, Validator } from './validate/types.js';
+
+// Streams
+/** Reads `.xrs` streams: random access by tick, columnar pose tracks, chunk checks. */
+export { StreamReader, type OpenOptions, type ChunkCheck, type IndexSource } from './stream/reader.js';
+/** Writes `.xrs` streams (sessions do this for you when `record` is set). */
+export { StreamWriter, type StreamSummary } from './stream/writer.js';
+/** Header, channels, sizes and chunk checks of a stream. */
+export { inspectStream, type InspectReport } from './stream/inspect.js';
+/** Re-runs a stream's session and names the first divergent tick and channel. */
+export { verifyStream, type VerifyReport, type Divergence } from './stream/verify.js';
+/** The container layout and its header. */
+export { DEFAULT_CHUNK_FRAMES, MIN_CHUNK_FRAMES, type StreamHeader, type StreamEncoding } from './stream/format.js';
+
+// Physics, randomness, errors, versions
+/** Initialises Rapier's WASM once per thread. */
+export { initPhysics } from './physics/world.js';
+/** Per-subsystem seeded random streams. */
+export { RandomStreams, type RandomStream } from './random.js';
+/** Errors and exit codes. */
+export { XrsimInputError, StreamDamageError, ExitCode, type InputLocation } from './errors.js';
+/** Versions that decide whether two runs are comparable bit for bit. */
+export { KERNEL_VERSION, STREAM_FORMAT_VERSION } from './version.js';
+/** Where the shipped data lives. */
+export { SCENES_DIR, TASKS_DIR, PACKAGE_VERSION } from './paths.js';
