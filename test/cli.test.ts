@@ -1,0 +1,209 @@
+/**
+ * The xrsim CLI as a user meets it: output shapes, exit codes, and clear messages for bad input that
+ * name the file and the JSON path.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StreamReader } from '../src/index.js';
+import { CHUNK_HEADER_BYTES } from '../src/stream/format.js';
+import { ROOT, tempDir, xrsim } from './helpers/cli.js';
+
+let dir: string;
+let stream: string;
+
+beforeAll(() => {
+  dir = tempDir();
+  stream = join(dir, 'run.xrs');
+  const run = xrsim('run', '--task', 'physics/stack-settle', '--seed', '3', '--out', stream, '--json');
+  expect(run.code).toBe(0);
+});
+
+function writeJson(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return path;
+}
+
+const sceneFile = (id: string) => JSON.parse(readFileSync(join(ROOT, 'scenes', `${id}.json`), 'utf8'));
+const taskFile = (id: string) => JSON.parse(readFileSync(join(ROOT, 'tasks', id, 'task.json'), 'utf8'));
+
+describe('xrsim run', () => {
+  it('prints { task, scene, seed, hand, ticks, status, score, hash, milestones, stream } as the last line', () => {
+    const r = xrsim('run', '--task', 'physics/rolling-ball-checkpoints', '--seed', '2', '--hand', 'left', '--scene', 'office', '--json');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.json).toMatchObject({ task: 'physics/rolling-ball-checkpoints', scene: 'office', seed: 2, hand: 'left', ticks: 360, status: 'passed', score: 1, stream: null });
+    expect(r.json.hash).toMatch(/^[0-9a-f]{16}$/);
+    for (const m of r.json.milestones) expect(Object.keys(m)).toEqual(expect.arrayContaining(['id', 'passed', 'score', 'metric', 'threshold', 'ticks']));
+  });
+
+  it('prints a readable summary without --json', () => {
+    const r = xrsim('run', '--task', 'physics/stack-settle');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/physics\/stack-settle in empty-lab, seed 1, right hand: PASSED/);
+    expect(r.stdout).toMatch(/pass +settles-within-1s/);
+  });
+
+  it('runs a user task file and exits 1 when its milestones fail', () => {
+    const task = taskFile('physics/material-curling');
+    // Soft stones: restitution 0.2 shares the momentum badly; the target is not knocked out of the house.
+    for (const body of task.bodies) body.restitution = 0.2;
+    const path = writeJson('soft-stones.json', task);
+    const r = xrsim('run', '--task', path, '--json');
+    expect(r.code).toBe(1);
+    expect(r.json.status).toBe('failed');
+    const takeout = r.json.milestones.find((m: { id: string }) => m.id === 'target-removed-from-house');
+    expect(takeout.passed).toBe(false);
+    expect(takeout.metric).toBeLessThan(0.6);
+    expect(r.json.score).toBeLessThan(1);
+  });
+
+  it('runs a user scene file', () => {
+    const scene = sceneFile('office');
+    scene.id = 'my-office';
+    const r = xrsim('run', '--task', 'physics/stack-settle', '--scene', writeJson('my-office.json', scene), '--json');
+    expect(r.code).toBe(0);
+    expect(r.json.scene).toBe('my-office');
+  });
+});
+
+describe('bad input exits 2 with a clear message', () => {
+  const expectBadInput = (r: ReturnType<typeof xrsim>, pattern: RegExp) => {
+    expect(r.code).toBe(2);
+    expect(r.json?.status ?? 'errored').toBe('errored');
+    const message = r.json?.error?.message ?? r.stderr;
+    expect(message).toMatch(pattern);
+  };
+
+  it('a malformed scene file names the file, line and column', () => {
+    const path = writeJson('broken.json', '{\n  "id": "broken",\n  "name": "x",,\n}');
+    expectBadInput(xrsim('run', '--task', 'physics/stack-settle', '--scene', path, '--json'), /broken\.json: invalid JSON at line 3, column \d+/);
+  });
+
+  it('a schema-violating scene names the file and the JSON path and says what was expected', () => {
+    const scene = sceneFile('kitchen');
+    scene.props[1].mass = 'heavy';
+    const path = writeJson('bad-mass.json', scene);
+    const r = xrsim('run', '--task', 'physics/stack-settle', '--scene', path, '--json');
+    expectBadInput(r, /bad-mass\.json: at \$\.props\[1\]\.mass: must be number \(expected number\)/);
+    expect(r.json.error).toMatchObject({ kind: 'bad-input', file: path, jsonPath: '$.props[1].mass' });
+  });
+
+  it('a scene whose furniture blocks the task area is refused', () => {
+    const scene = sceneFile('empty-lab');
+    scene.props[0].position = [...scene.anchors['open-floor'].position];
+    scene.props[0].position[1] = 0.5;
+    expectBadInput(xrsim('run', '--task', 'physics/stack-settle', '--scene', writeJson('cluttered.json', scene), '--json'), /cluttered\.json: at \$\.props\[0\]: .* intrudes into the clear area/);
+  });
+
+  it('a malformed task file names the file and line', () => {
+    expectBadInput(xrsim('run', '--task', writeJson('broken-task.json', '{"id": "x" "title": 1}'), '--json'), /broken-task\.json: invalid JSON at line 1/);
+  });
+
+  it('a schema-violating task names the JSON path', () => {
+    const task = taskFile('physics/stack-settle');
+    task.validators[0].milestones[0].threshold = 'soon';
+    expectBadInput(xrsim('run', '--task', writeJson('bad-threshold.json', task), '--json'), /at \$\.validators\[0\]\.milestones\[0\]\.threshold: must be number/);
+  });
+
+  it('a task validator naming an unknown body lists the known ones', () => {
+    const task = taskFile('physics/material-curling');
+    task.validators[1].body = 'stone';
+    expectBadInput(xrsim('run', '--task', writeJson('bad-ref.json', task), '--json'), /at \$\.validators\[1\]\.body: unknown body "stone" \(expected one of the task's bodies: shooter, target\)/);
+  });
+
+  it('an unknown task id lists the known tasks', () => {
+    expectBadInput(xrsim('run', '--task', 'physics/nope', '--json'), /unknown task "physics\/nope"\. Known tasks: physics\/material-curling, physics\/rolling-ball-checkpoints, physics\/stack-settle/);
+  });
+
+  it('an unknown scene id lists the known scenes', () => {
+    expectBadInput(xrsim('run', '--task', 'physics/stack-settle', '--scene', 'garage', '--json'), /unknown scene "garage"\. Known scenes: empty-lab, kitchen, living-room, office/);
+  });
+
+  it.each(['1.5', 'abc', '-3', '1e3', ''])('a non-integer seed %j is refused', (seed) => {
+    expectBadInput(xrsim('run', '--task', 'physics/stack-settle', `--seed=${seed}`, '--json'), /--seed must be a non-negative integer/);
+  });
+
+  it('a missing --task, an unknown option and an unknown command are refused', () => {
+    expectBadInput(xrsim('run', '--json'), /missing --task/);
+    expect(xrsim('run', '--task', 'physics/stack-settle', '--speed', '2').code).toBe(2);
+    expect(xrsim('fly').code).toBe(2);
+  });
+
+  it('a truncated stream is refused by inspect and verify', () => {
+    const path = join(dir, 'truncated.xrs');
+    const bytes = readFileSync(stream);
+    writeFileSync(path, bytes.subarray(0, bytes.length - 40));
+    for (const command of ['inspect', 'verify']) {
+      const r = xrsim(command, path);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/truncated\.xrs: truncated: the stream has no footer/);
+    }
+  });
+
+  it('a foreign file is refused by inspect and verify', () => {
+    const path = writeJson('foreign.xrs', { not: 'a stream' });
+    for (const command of ['inspect', 'verify']) {
+      const r = xrsim(command, path, '--json');
+      expect(r.code).toBe(2);
+      expect(r.json.error.message).toMatch(/foreign\.xrs: not an xrsim frame stream/);
+    }
+  });
+});
+
+describe('xrsim inspect', () => {
+  it('reports header, channels, ticks, sizes and ratio, and exits 0 when intact', () => {
+    const r = xrsim('inspect', stream, '--json');
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ frames: 451, ticks: { first: 0, last: 450 }, ok: true, damagedChunks: [] });
+    expect(r.json.header).toMatchObject({ task: 'physics/stack-settle', scene: 'empty-lab', seed: 3, formatVersion: 1 });
+    expect(r.json.channels.map((c: { name: string }) => c.name)).toEqual(['time', 'bodies', 'events']);
+    expect(r.json.ratio).toBeGreaterThan(1);
+    const human = xrsim('inspect', stream);
+    expect(human.stdout).toMatch(/ratio \d+\.\d+×/);
+    expect(human.stdout).toMatch(/6 of 6 intact/);
+  });
+
+  it('exits non-zero on one flipped byte, naming the damaged chunk; earlier chunks stay readable', () => {
+    const path = join(dir, 'flipped.xrs');
+    const reader = StreamReader.open(stream);
+    const offset = reader.chunks[3].offset;
+    reader.close();
+    const bytes = readFileSync(stream);
+    bytes[offset + CHUNK_HEADER_BYTES + 7] ^= 0x40;
+    writeFileSync(path, bytes);
+    const r = xrsim('inspect', path);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/DAMAGED .*chunk 3 \(ticks 270–359\) is damaged: CRC32 mismatch/);
+    expect(r.stdout).toMatch(/readable chunks: 0, 1, 2, 4, 5/);
+    const damaged = StreamReader.open(path);
+    expect(damaged.frameAt(269).tick).toBe(269);
+    damaged.close();
+  });
+});
+
+describe('xrsim verify', () => {
+  it('says "identical" for an untouched stream', () => {
+    const r = xrsim('verify', stream);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^identical: 451 frames/);
+  });
+});
+
+describe('xrsim list', () => {
+  it('lists tasks and scenes, as text and as JSON', () => {
+    const tasks = xrsim('list', 'tasks', '--json');
+    expect(tasks.code).toBe(0);
+    expect(tasks.json.tasks.map((t: { id: string }) => t.id)).toEqual(['physics/material-curling', 'physics/rolling-ball-checkpoints', 'physics/stack-settle']);
+    const scenes = xrsim('list', 'scenes');
+    expect(scenes.code).toBe(0);
+    for (const id of ['living-room', 'kitchen', 'office', 'empty-lab']) expect(scenes.stdout).toContain(id);
+    expect(xrsim('list', 'planets').code).toBe(2);
+  });
+
+  it('prints help', () => {
+    expect(xrsim('--help').stdout).toMatch(/usage: xrsim <command>/);
+    expect(xrsim('run', '--help').stdout).toMatch(/--task ID\|PATH/);
+  });
+});

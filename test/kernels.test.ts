@@ -1,0 +1,102 @@
+/**
+ * The numeric kernels: the frame hash, the chunk transform and quantisation.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeFrames, DeltaMode, encodeFrames } from '../kernels/chunk-transform.js';
+import { Hasher64, hashToHex } from '../kernels/hash64.js';
+import { dequantisePoses, quantisePoses } from '../kernels/quantise.js';
+import { RandomStreams } from '../src/index.js';
+
+function digest(words: number[], seed = 0): string {
+  const h = new Hasher64();
+  const out = new Uint32Array(2);
+  h.reset(seed);
+  h.update(new Uint32Array(words), words.length);
+  h.digest(out);
+  return hashToHex(out);
+}
+
+describe('Hasher64', () => {
+  it('is stable: these digests are part of the stream format', () => {
+    expect(digest([])).toBe(digest([]));
+    expect(digest([1, 2, 3])).toMatchInlineSnapshot(`"3334cb3205e6c766"`);
+    expect(digest([0xffffffff, 0, 42])).toMatchInlineSnapshot(`"c4c74f55acf871ee"`);
+  });
+
+  it('changes with any bit, with word order, with length and with the seed', () => {
+    const base = digest([10, 20, 30, 40]);
+    const seen = new Set([base]);
+    for (let word = 0; word < 4; word++) {
+      for (let bit = 0; bit < 32; bit++) {
+        const words = [10, 20, 30, 40];
+        words[word] = (words[word] ^ (1 << bit)) >>> 0;
+        seen.add(digest(words));
+      }
+    }
+    expect(seen.size).toBe(1 + 128);
+    expect(digest([20, 10, 30, 40])).not.toBe(base);
+    expect(digest([10, 20, 30, 40, 0])).not.toBe(base);
+    expect(digest([10, 20, 30, 40], 1)).not.toBe(base);
+  });
+
+  it('hashes incrementally the same as in one call', () => {
+    const data = new Uint32Array([1, 2, 3, 4, 5, 6]);
+    const h = new Hasher64();
+    const a = new Uint32Array(2);
+    h.reset();
+    h.update(data, 2);
+    h.update(data, 4, 2);
+    h.digest(a);
+    expect(hashToHex(a)).toBe(digest([1, 2, 3, 4, 5, 6]));
+  });
+});
+
+describe('chunk transform', () => {
+  it.each([DeltaMode.Xor, DeltaMode.Subtract])('round-trips random frames exactly (mode %i)', (mode) => {
+    const rng = new RandomStreams(1).get('test');
+    for (const [frames, words] of [[1, 1], [90, 7], [37, 64], [120, 1]]) {
+      const src = new Uint32Array(frames * words).map(() => Math.floor(rng.next() * 2 ** 32));
+      const bytes = new Uint8Array(frames * words * 4);
+      encodeFrames(src, frames, words, mode, new Uint32Array(frames * words), bytes);
+      const back = new Uint32Array(frames * words);
+      decodeFrames(bytes, frames, words, mode, back);
+      expect(Array.from(back)).toEqual(Array.from(src));
+    }
+  });
+
+  it('turns frames that do not change into zero bytes after the first', () => {
+    const frames = 90;
+    const words = 8;
+    const src = new Uint32Array(frames * words);
+    for (let f = 0; f < frames; f++) src.set([1, 2, 3, 4, 5, 6, 7, 8], f * words);
+    const bytes = new Uint8Array(frames * words * 4);
+    encodeFrames(src, frames, words, DeltaMode.Xor, new Uint32Array(frames * words), bytes);
+    const nonZero = bytes.reduce((n, b) => n + (b !== 0 ? 1 : 0), 0);
+    expect(nonZero).toBe(8);
+  });
+});
+
+describe('quantisation', () => {
+  it('keeps positions within 0.05 mm and quaternion components within 1/65534', () => {
+    const rng = new RandomStreams(2).get('test');
+    const poses = new Float32Array(7 * 50).map((_, i) => (i % 7 < 3 ? (rng.next() - 0.5) * 20 : rng.next() * 2 - 1));
+    const ints = new Int32Array(poses.length);
+    quantisePoses(poses, 0, 50, ints, 0);
+    const back = new Float32Array(poses.length);
+    dequantisePoses(ints, 0, 50, back, 0);
+    for (let i = 0; i < poses.length; i++) {
+      expect(Math.abs(back[i] - poses[i])).toBeLessThanOrEqual(i % 7 < 3 ? 0.5e-4 + 1e-6 : 0.5 / 32767 + 1e-7);
+    }
+  });
+});
+
+describe('RandomStreams', () => {
+  it('gives each subsystem its own reproducible stream', () => {
+    const a = new RandomStreams(5);
+    const b = new RandomStreams(5);
+    const firstA = [a.get('x').next(), a.get('x').next()];
+    b.get('y').next(); // drawing from another subsystem does not shift x
+    expect([b.get('x').next(), b.get('x').next()]).toEqual(firstA);
+    expect(new RandomStreams(6).get('x').next()).not.toBe(firstA[0]);
+  });
+});

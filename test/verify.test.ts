@@ -1,0 +1,73 @@
+/**
+ * verify: an untouched stream is identical; a deliberately perturbed re-run names the first divergent tick,
+ * channel and body.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Hasher64 } from '../kernels/hash64.js';
+import { Frame } from '../src/frame/frame.js';
+import { StreamReader, StreamWriter, verifyStream } from '../src/index.js';
+import { tempDir } from './helpers/cli.js';
+import { recordWithFrames } from './helpers/streams.js';
+
+describe('verifyStream', () => {
+  it('reports identical for an untouched stream', async () => {
+    const { path, result } = await recordWithFrames({ task: 'physics/stack-settle', seed: 4, dominantHand: 'left' });
+    const report = await verifyStream(path);
+    expect(report.identical).toBe(true);
+    expect(report.firstDivergence).toBeNull();
+    expect(report.compared).toBe(result.ticks + 1);
+    expect(report.sessionHash.rerun).toBe(result.hash);
+    expect(report.sessionHash.stream).toBe(result.hash);
+  });
+
+  it('names the first divergent tick, channel and body when the physics is perturbed', async () => {
+    const { path } = await recordWithFrames({ task: 'physics/rolling-ball-checkpoints', seed: 2 });
+    const report = await verifyStream(path, {
+      beforeStep: (session, tick) => {
+        if (tick === 121) session.applyImpulse('ball', [0, 0, 1e-4]);
+      },
+    });
+    expect(report.identical).toBe(false);
+    expect(report.firstDivergence).toMatchObject({ tick: 121, channel: 'bodies' });
+    expect(report.firstDivergence!.detail).toMatch(/^task:ball /);
+    expect(report.compared).toBe(122);
+  });
+
+  it('names the events channel when only the events differ', async () => {
+    const { path } = await recordWithFrames({ task: 'physics/rolling-ball-checkpoints', seed: 2 });
+    // Rewrite the stream with the first event of the first frame that has any dropped; poses untouched.
+    const reader = StreamReader.open(path);
+    const forged = join(tempDir(), 'forged.xrs');
+    const writer = new StreamWriter(forged, reader.header);
+    const frame = new Frame(reader.layout);
+    const hasher = new Hasher64();
+    const hash = new Uint32Array(2);
+    let editedTick = -1;
+    for (const stored of reader.framesInOrder()) {
+      frame.words.set(stored.words);
+      let words = stored.events.subarray(0, stored.eventWords);
+      if (editedTick < 0 && words.length > 0) {
+        editedTick = stored.tick;
+        words = words.subarray(1 + (words[0] & 0xffff));
+      }
+      frame.setEvents(words, words.length);
+      hasher.reset();
+      hasher.update(frame.words, frame.words.length);
+      hasher.update(frame.events, frame.eventWords);
+      hasher.digest(hash);
+      writer.append(frame, hash);
+    }
+    writer.close(new Uint32Array(2));
+    reader.close();
+
+    const report = await verifyStream(forged);
+    expect(report.identical).toBe(false);
+    expect(report.firstDivergence).toMatchObject({ tick: editedTick, channel: 'events' });
+  });
+
+  it('verifies a quantised stream by its raw-frame hashes', async () => {
+    const { path } = await recordWithFrames({ task: 'physics/material-curling', seed: 9 }, 'quantised');
+    expect((await verifyStream(path)).identical).toBe(true);
+  });
+});
