@@ -7,7 +7,7 @@
  * values become long runs of zero bytes, which deflate compresses well (≈3.7× lossless on XR frames).
  * The first row of a chunk is differenced against zero, so every chunk decodes on its own.
  *
- * All functions write into caller-owned buffers and allocate nothing.
+ * Both functions write into caller-owned buffers and allocate nothing.
  */
 
 /** How consecutive frames are differenced. */
@@ -21,58 +21,43 @@ export const DeltaMode = {
 export type DeltaMode = (typeof DeltaMode)[keyof typeof DeltaMode];
 
 /**
- * Deltas `frames` rows of `wordsPerFrame` words (in `src`) and byte-transposes them into `dst`.
- * `dst` must hold `frames * wordsPerFrame * 4` bytes.
+ * Deltas `frames` rows of `wordsPerFrame` words (in `src`) and byte-transposes them into `dst`, which must
+ * hold `frames * wordsPerFrame * 4` bytes. Walks one word column at a time, so the delta is a running value
+ * and each of the column's four byte rows is written sequentially.
  */
-export function encodeFrames(
-  src: Uint32Array,
-  frames: number,
-  wordsPerFrame: number,
-  mode: DeltaMode,
-  scratch: Uint32Array,
-  dst: Uint8Array,
-): void {
-  const n = frames * wordsPerFrame;
-  // Delta, last row first so each row still sees its unmodified predecessor.
-  for (let f = frames - 1; f >= 0; f--) {
-    const row = f * wordsPerFrame;
-    const prev = row - wordsPerFrame;
-    for (let w = 0; w < wordsPerFrame; w++) {
-      const current = src[row + w];
-      const before = f === 0 ? 0 : src[prev + w];
-      scratch[row + w] = mode === DeltaMode.Xor ? current ^ before : (current - before) | 0;
+export function encodeFrames(src: Uint32Array, frames: number, wordsPerFrame: number, mode: DeltaMode, dst: Uint8Array): void {
+  const xor = mode === DeltaMode.Xor;
+  for (let w = 0; w < wordsPerFrame; w++) {
+    const row0 = w * 4 * frames;
+    const row1 = row0 + frames;
+    const row2 = row1 + frames;
+    const row3 = row2 + frames;
+    let previous = 0;
+    for (let f = 0, i = w; f < frames; f++, i += wordsPerFrame) {
+      const current = src[i];
+      const delta = xor ? current ^ previous : (current - previous) | 0;
+      previous = current;
+      dst[row0 + f] = delta & 0xff;
+      dst[row1 + f] = (delta >>> 8) & 0xff;
+      dst[row2 + f] = (delta >>> 16) & 0xff;
+      dst[row3 + f] = delta >>> 24;
     }
-  }
-  // Transpose bytes: byte b of word w of frame f goes to ((w * 4 + b) * frames + f).
-  for (let i = 0; i < n; i++) {
-    const value = scratch[i];
-    const f = (i / wordsPerFrame) | 0;
-    const column = (i - f * wordsPerFrame) * 4;
-    dst[column * frames + f] = value & 0xff;
-    dst[(column + 1) * frames + f] = (value >>> 8) & 0xff;
-    dst[(column + 2) * frames + f] = (value >>> 16) & 0xff;
-    dst[(column + 3) * frames + f] = value >>> 24;
   }
 }
 
 /** Inverse of {@link encodeFrames}: reads transposed deltas from `src`, writes frames into `dst`. */
 export function decodeFrames(src: Uint8Array, frames: number, wordsPerFrame: number, mode: DeltaMode, dst: Uint32Array): void {
-  const n = frames * wordsPerFrame;
-  for (let i = 0; i < n; i++) {
-    const f = (i / wordsPerFrame) | 0;
-    const column = (i - f * wordsPerFrame) * 4;
-    dst[i] =
-      (src[column * frames + f] |
-        (src[(column + 1) * frames + f] << 8) |
-        (src[(column + 2) * frames + f] << 16) |
-        (src[(column + 3) * frames + f] << 24)) >>>
-      0;
-  }
-  for (let f = 1; f < frames; f++) {
-    const row = f * wordsPerFrame;
-    const prev = row - wordsPerFrame;
-    for (let w = 0; w < wordsPerFrame; w++) {
-      dst[row + w] = mode === DeltaMode.Xor ? (dst[row + w] ^ dst[prev + w]) >>> 0 : (dst[row + w] + dst[prev + w]) >>> 0;
+  const xor = mode === DeltaMode.Xor;
+  for (let w = 0; w < wordsPerFrame; w++) {
+    const row0 = w * 4 * frames;
+    const row1 = row0 + frames;
+    const row2 = row1 + frames;
+    const row3 = row2 + frames;
+    let value = 0;
+    for (let f = 0, i = w; f < frames; f++, i += wordsPerFrame) {
+      const delta = src[row0 + f] | (src[row1 + f] << 8) | (src[row2 + f] << 16) | (src[row3 + f] << 24);
+      value = xor ? value ^ delta : (value + delta) | 0;
+      dst[i] = value >>> 0;
     }
   }
 }

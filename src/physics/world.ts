@@ -38,6 +38,9 @@ export class PhysicsWorld {
   private readonly raw: InstanceType<Rapier['World']>['bodies']['raw'];
   /** Rapier handle of each dynamic body, in model order. */
   private readonly bodyHandles: Float64Array;
+  /** Rapier body handle → model body index. */
+  private readonly bodyIndex = new Map<number, number>();
+  private readonly islands: InstanceType<Rapier['World']>['islands']['raw'];
   /** Collider handle → model collider index. */
   private readonly colliderIndex = new Map<number, number>();
   /** Model collider index → Rapier handle. */
@@ -45,7 +48,9 @@ export class PhysicsWorld {
   private readonly sensorCollider: Uint8Array;
   private readonly scratch = new Float32Array(4);
   private readonly onCollision: (h1: number, h2: number, started: boolean) => void;
+  private readonly onActiveBody: (handle: number) => void;
   private target: Frame | undefined;
+  private poseTarget: Float32Array | undefined;
 
   constructor(
     rapier: Rapier,
@@ -58,6 +63,7 @@ export class PhysicsWorld {
     this.world.numSolverIterations = timing.solverIterations;
     this.queue = new rapier.EventQueue(false);
     this.raw = this.world.bodies.raw;
+    this.islands = this.world.islands.raw;
     this.sensorCollider = new Uint8Array(model.colliders.length);
     this.colliderHandles = new Float64Array(model.colliders.length);
 
@@ -78,11 +84,16 @@ export class PhysicsWorld {
         .setCcdEnabled(bodyModel.ccd);
       const body = this.world.createRigidBody(desc);
       this.bodyHandles[i] = body.handle;
+      this.bodyIndex.set(body.handle, i);
       for (const c of bodyModel.colliders) this.addCollider(rapier, c, body);
     });
 
-    // Bound once: draining with a fresh closure every tick would allocate.
+    // Bound once: passing a fresh closure every tick would allocate.
     this.onCollision = (h1, h2, started) => this.record(h1, h2, started);
+    this.onActiveBody = (handle) => {
+      const index = this.bodyIndex.get(handle);
+      if (index !== undefined) this.readPose(handle, index, this.poseTarget!);
+    };
   }
 
   private addCollider(rapier: Rapier, index: number, body: InstanceType<Rapier['RigidBody']>): void {
@@ -127,27 +138,34 @@ export class PhysicsWorld {
   }
 
   /**
-   * Writes the poses of awake bodies into `poses` (7 floats each). Sleeping bodies do not move, so
-   * their slots keep the values from the last tick they were awake. Pass `all` to read every body.
+   * Writes the poses of awake bodies into `poses` (7 floats each). Sleeping bodies do not move, so their
+   * slots keep the values from the last tick they were awake. Rapier's island manager lists the active
+   * bodies in one call, which is far cheaper than asking every body whether it sleeps.
+   * Pass `all` to read every body (the initial frame).
    */
   readPoses(poses: Float32Array, all = false): void {
+    if (all) {
+      for (let i = 0; i < this.bodyHandles.length; i++) this.readPose(this.bodyHandles[i], i, poses);
+      return;
+    }
+    this.poseTarget = poses;
+    this.islands.forEachActiveRigidBodyHandle(this.onActiveBody);
+    this.poseTarget = undefined;
+  }
+
+  private readPose(handle: number, index: number, poses: Float32Array): void {
     const raw = this.raw;
     const s = this.scratch;
-    const handles = this.bodyHandles;
-    for (let i = 0; i < handles.length; i++) {
-      const h = handles[i];
-      if (!all && raw.rbIsSleeping(h)) continue;
-      const o = i * POSE_FLOATS;
-      raw.rbTranslation(h, s);
-      poses[o] = s[0];
-      poses[o + 1] = s[1];
-      poses[o + 2] = s[2];
-      raw.rbRotation(h, s);
-      poses[o + 3] = s[0];
-      poses[o + 4] = s[1];
-      poses[o + 5] = s[2];
-      poses[o + 6] = s[3];
-    }
+    const o = index * POSE_FLOATS;
+    raw.rbTranslation(handle, s);
+    poses[o] = s[0];
+    poses[o + 1] = s[1];
+    poses[o + 2] = s[2];
+    raw.rbRotation(handle, s);
+    poses[o + 3] = s[0];
+    poses[o + 4] = s[1];
+    poses[o + 5] = s[2];
+    poses[o + 6] = s[3];
   }
 
   /** The Rapier rigid body of model body `index` (for inspection; do not move it behind the kernel's back). */

@@ -12,18 +12,15 @@ import type { FrameView } from '../frame/frame.js';
 import { buildModel } from '../model/build.js';
 import type { SimModel } from '../model/types.js';
 import { initPhysics } from '../physics/world.js';
-import { PACKAGE_VERSION } from '../paths.js';
 import { loadScene } from '../scene/load.js';
-import { DEFAULT_CHUNK_FRAMES, DEFAULT_COMPRESSION_LEVEL, type StreamHeader } from '../stream/format.js';
+import { buildStreamHeader } from '../stream/header.js';
 import { StreamWriter } from '../stream/writer.js';
 import { loadTask } from '../task/load.js';
 import { createTaskValidators } from '../validate/registry.js';
 import type { Validator } from '../validate/types.js';
-import { KERNEL_VERSION, STREAM_FORMAT_VERSION } from '../version.js';
 import { verdict, type SessionResult } from './result.js';
 import { normalizeSpec, type Hand, type RecordOptions, type SessionSpec } from './spec.js';
 import { SimState } from './state.js';
-import { POSITION_QUANTUM, ROTATION_STEPS } from '../../kernels/quantise.js';
 
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
@@ -61,7 +58,19 @@ export class Session {
   ) {
     this.state = new SimState(rapier, model, seed);
     this.validators = createTaskValidators(model);
-    this.recorder = recordOptions ? new StreamWriter(recordOptions.path, this.streamHeader(recordOptions, spec)) : undefined;
+    this.recorder = recordOptions
+      ? new StreamWriter(
+          recordOptions.path,
+          buildStreamHeader(model, {
+            seed,
+            dominantHand,
+            spec,
+            encoding: recordOptions.encoding,
+            chunkFrames: recordOptions.chunkFrames,
+            compressionLevel: recordOptions.compressionLevel,
+          }),
+        )
+      : undefined;
     // Frame 0 is the initial state, before any step.
     this.state.physics.readPoses(this.state.frame.bodyPoses, true);
     this.state.frame.setTime(0, 0);
@@ -178,35 +187,6 @@ export class Session {
     this.validators.observe(state.frame);
     this.recorder?.append(state.frame, state.frameHash);
     this.onFrame?.(state.frame, this);
-  }
-
-  private streamHeader(record: RecordOptions, spec: Record<string, unknown>): StreamHeader {
-    const mode = record.encoding ?? 'lossless';
-    const layout = this.state.frame.layout;
-    const { dt, substeps, durationTicks } = this.model.timing;
-    return {
-      format: 'xrsim-frame-stream',
-      formatVersion: STREAM_FORMAT_VERSION,
-      kernelVersion: KERNEL_VERSION,
-      generator: `xrsim ${PACKAGE_VERSION}`,
-      modelHash: this.model.hash,
-      seed: this.seed,
-      dominantHand: this.dominantHand,
-      spec,
-      sources: this.model.sources,
-      timing: { dt, substeps, durationTicks },
-      channels: layout.channels,
-      fixedBytes: layout.fixedBytes,
-      encoding: {
-        mode,
-        delta: mode === 'quantised' ? 'subtract' : 'xor',
-        shuffle: 'byte-transpose',
-        compression: 'deflate-raw',
-        level: record.compressionLevel ?? DEFAULT_COMPRESSION_LEVEL,
-        chunkFrames: record.chunkFrames ?? DEFAULT_CHUNK_FRAMES,
-        ...(mode === 'quantised' ? { quantisation: { positionQuantum: POSITION_QUANTUM, rotationSteps: ROTATION_STEPS } } : {}),
-      },
-    };
   }
 }
 

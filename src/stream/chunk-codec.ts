@@ -24,7 +24,6 @@ export class ChunkPacker {
   private readonly fixed: Uint32Array;
   private readonly fixedAsInt: Int32Array;
   private readonly fixedAsFloat: Float32Array;
-  private readonly scratch: Uint32Array;
   private readonly hashes: Uint32Array;
   private readonly eventCounts: Uint32Array;
   private events = new Uint32Array(1024);
@@ -40,7 +39,6 @@ export class ChunkPacker {
     this.fixed = new Uint32Array(fixedBuffer);
     this.fixedAsInt = new Int32Array(fixedBuffer);
     this.fixedAsFloat = new Float32Array(fixedBuffer);
-    this.scratch = new Uint32Array(chunkFrames * this.wordsPerFrame);
     this.hashes = new Uint32Array(chunkFrames * 2);
     this.eventCounts = new Uint32Array(chunkFrames);
     this.payload = new Uint8Array(chunkFrames * (12 + fixedBytes) + 4096);
@@ -83,7 +81,7 @@ export class ChunkPacker {
     words.set(this.hashes.subarray(0, f * 2), 0);
     words.set(this.eventCounts.subarray(0, f), f * 2);
     const fixedOut = this.payload.subarray(f * 12, f * 12 + f * fixedBytes);
-    encodeFrames(this.fixed, f, this.wordsPerFrame, this.quantised ? DeltaMode.Subtract : DeltaMode.Xor, this.scratch, fixedOut);
+    encodeFrames(this.fixed, f, this.wordsPerFrame, this.quantised ? DeltaMode.Subtract : DeltaMode.Xor, fixedOut);
     const eventBytes = new Uint8Array(this.events.buffer, 0, this.eventWords * 4);
     this.payload.set(eventBytes, f * 12 + f * fixedBytes);
     this.frames = 0;

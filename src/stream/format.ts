@@ -36,8 +36,11 @@ export const TRAILER_BYTES = 16;
 export const DEFAULT_CHUNK_FRAMES = 90;
 /** Fewer frames per chunk would make the per-chunk overhead and the delta restart dominate. */
 export const MIN_CHUNK_FRAMES = 90;
-/** zlib level: measured as the best size/speed trade-off on XR frames (see bench/RESULTS.md). */
-export const DEFAULT_COMPRESSION_LEVEL = 6;
+/**
+ * zlib level. Measured on transformed XR chunks: level 3 deflates about 5× faster than 6 for about 12% more
+ * bytes, and 9 is 50× slower for 3% fewer (see bench/RESULTS.md).
+ */
+export const DEFAULT_COMPRESSION_LEVEL = 3;
 
 /** Lossless keeps every bit; quantised stores poses at 0.1 mm and 1/32767 for about 3× smaller streams. */
 export type StreamEncoding = 'lossless' | 'quantised';

@@ -1,0 +1,26 @@
+/**
+ * Benchmark runner: `npm run bench -- kernel [--json]`.
+ * Prints a table; with `--json` the last line is one JSON object of the headline figures.
+ */
+import { kernelBenchmark } from './kernel.js';
+
+const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ details: unknown; summary: Record<string, number> }>> = {
+  kernel: kernelBenchmark,
+};
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const names = args.filter((a) => !a.startsWith('--'));
+const unknown = names.filter((n) => !(n in SUITES));
+if (names.length === 0 || unknown.length > 0) {
+  process.stderr.write(`usage: npm run bench -- <${Object.keys(SUITES).join('|')}> [--json]${unknown.length ? `\nunknown suite: ${unknown.join(', ')}` : ''}\n`);
+  process.exit(2);
+}
+const summary: Record<string, number> = {};
+for (const name of names) {
+  const result = await SUITES[name]((line) => process.stderr.write(`${name}: ${line}\n`));
+  process.stdout.write(`${name}: ${JSON.stringify(result.details, null, 2)}\n`);
+  Object.assign(summary, result.summary);
+}
+if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+else for (const [key, value] of Object.entries(summary)) process.stdout.write(`${key.padEnd(28)} ${value}\n`);

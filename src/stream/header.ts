@@ -1,0 +1,50 @@
+/**
+ * Building the header a stream of a model's session carries.
+ */
+import { POSITION_QUANTUM, ROTATION_STEPS } from '../../kernels/quantise.js';
+import { frameLayoutFor } from '../frame/layout.js';
+import type { SimModel } from '../model/types.js';
+import { PACKAGE_VERSION } from '../paths.js';
+import { KERNEL_VERSION, STREAM_FORMAT_VERSION } from '../version.js';
+import { DEFAULT_CHUNK_FRAMES, DEFAULT_COMPRESSION_LEVEL, type StreamEncoding, type StreamHeader } from './format.js';
+
+/** What a header records about the session beyond its model. */
+export interface StreamHeaderOptions {
+  seed: number;
+  dominantHand: 'right' | 'left';
+  /** The spec as run (ids, seed, overrides). */
+  spec: Record<string, unknown>;
+  encoding?: StreamEncoding;
+  chunkFrames?: number;
+  compressionLevel?: number;
+}
+
+/** The header of a stream recording a session of `model`. Contains no wall-clock data: same inputs, same bytes. */
+export function buildStreamHeader(model: SimModel, options: StreamHeaderOptions): StreamHeader {
+  const mode = options.encoding ?? 'lossless';
+  const layout = frameLayoutFor(model);
+  const { dt, substeps, durationTicks } = model.timing;
+  return {
+    format: 'xrsim-frame-stream',
+    formatVersion: STREAM_FORMAT_VERSION,
+    kernelVersion: KERNEL_VERSION,
+    generator: `xrsim ${PACKAGE_VERSION}`,
+    modelHash: model.hash,
+    seed: options.seed,
+    dominantHand: options.dominantHand,
+    spec: options.spec,
+    sources: model.sources,
+    timing: { dt, substeps, durationTicks },
+    channels: layout.channels,
+    fixedBytes: layout.fixedBytes,
+    encoding: {
+      mode,
+      delta: mode === 'quantised' ? 'subtract' : 'xor',
+      shuffle: 'byte-transpose',
+      compression: 'deflate-raw',
+      level: options.compressionLevel ?? DEFAULT_COMPRESSION_LEVEL,
+      chunkFrames: options.chunkFrames ?? DEFAULT_CHUNK_FRAMES,
+      ...(mode === 'quantised' ? { quantisation: { positionQuantum: POSITION_QUANTUM, rotationSteps: ROTATION_STEPS } } : {}),
+    },
+  };
+}
