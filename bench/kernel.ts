@@ -16,6 +16,8 @@ import { Frame } from '../src/frame/frame.js';
 import { initialConditions, initPhysics, RandomStreams, Session, StreamWriter, type SimModel } from '../src/index.js';
 import { PhysicsWorld } from '../src/physics/world.js';
 import { buildStreamHeader } from '../src/stream/header.js';
+import { deflateRawSync } from 'node:zlib';
+import { ChunkPacker } from '../src/stream/chunk-codec.js';
 import { median, round, seconds } from './stats.js';
 import { dropModel } from './worlds.js';
 
@@ -46,12 +48,12 @@ async function kernel(model: SimModel, recordTo?: string): Promise<number> {
   });
 }
 
-async function compareWithRapier(bodies: number, dir: string) {
-  const model = dropModel(bodies);
+async function compareWithRapier(bodies: number, dir: string, duration = 10) {
+  const model = dropModel(bodies, duration);
   const variants = {
     rapier: () => bareRapier(model),
     kernel: () => kernel(model),
-    recording: () => kernel(model, join(dir, `ratio-${bodies}.xrs`)),
+    recording: () => kernel(model, join(dir, `ratio-${bodies}-${duration}.xrs`)),
   };
   const names = Object.keys(variants) as (keyof typeof variants)[];
   const times: Record<string, number[]> = { rapier: [], kernel: [], recording: [] };
@@ -66,6 +68,7 @@ async function compareWithRapier(bodies: number, dir: string) {
   const paired = (name: string) => median(times[name].map((t, i) => t / times.rapier[i]));
   return {
     bodies,
+    seconds: duration,
     ticks,
     usPerTick: {
       rapier: round((median(times.rapier) / ticks) * 1e6),
@@ -116,6 +119,37 @@ async function encoding(bodies: number, dir: string) {
   return { bodies, frames: frames.length, frameBytes: frames[0].words.byteLength, ...result };
 }
 
+/** Deflate level trade-off on the real chunk payloads of a 100-body session (the default level is chosen from this). */
+async function compressionLevels() {
+  const model = dropModel(100);
+  const session = await Session.create(model, { seed: 1 });
+  const layout = session.state.frame.layout;
+  const packer = new ChunkPacker(layout.fixedBytes, 90, layout.channels, 'lossless');
+  const payloads: Buffer[] = [];
+  const add = () => {
+    packer.add(session.state.frame, session.state.frameHash);
+    if (packer.frames === packer.capacity) payloads.push(Buffer.from(packer.pack()));
+  };
+  add();
+  while (!session.done) (session.step(), add());
+  session.finish();
+  const frames = payloads.length * 90;
+  const levels: Record<string, { bytesPerFrame: number; usPerFrame: number }> = {};
+  for (const level of [1, 3, 6, 9]) {
+    let bytes = 0;
+    const times: number[] = [];
+    for (let trial = 0; trial < 6; trial++) {
+      const t = await seconds(() => {
+        bytes = payloads.reduce((sum, p) => sum + deflateRawSync(p, { level }).length, 0);
+      });
+      if (trial > 0) times.push(t); // the first trial warms zlib up
+    }
+    const time = median(times);
+    levels[`level${level}`] = { bytesPerFrame: round(bytes / frames), usPerFrame: round((time / frames) * 1e6) };
+  }
+  return levels;
+}
+
 /** Wall time of a 10 s, 10-body session from model to result (no recording). */
 async function realtime() {
   const model = dropModel(10, 10);
@@ -156,20 +190,25 @@ export async function kernelBenchmark(progress: (line: string) => void) {
     const ten = await compareWithRapier(10, dir);
     progress('kernel vs bare Rapier, 100 bodies …');
     const hundred = await compareWithRapier(100, dir);
+    progress('kernel vs bare Rapier, 100 bodies, first second only (all falling and colliding) …');
+    const hundredActive = await compareWithRapier(100, dir, 1);
     progress('stream encoding …');
     const encode10 = await encoding(10, dir);
     const encode100 = await encoding(100, dir);
+    const levels = await compressionLevels();
     progress('real-time factor …');
     const rt = await realtime();
     progress('peak RSS, 10 s and 10 min sessions …');
     const rss = memory(dir);
     return {
-      details: { ten, hundred, encode10, encode100, realtime: rt, rss },
+      details: { ten, hundred, hundredActive, encode10, encode100, compressionLevels100: levels, realtime: rt, rss },
       summary: {
         kernel_vs_rapier_10: ten.kernelVsRapier,
         kernel_vs_rapier_100: hundred.kernelVsRapier,
         recording_vs_rapier_10: ten.recordingVsRapier,
         recording_vs_rapier_100: hundred.recordingVsRapier,
+        kernel_vs_rapier_100_active: hundredActive.kernelVsRapier,
+        recording_vs_rapier_100_active: hundredActive.recordingVsRapier,
         encode_mb_per_s: encode100.lossless.mbPerS,
         bytes_per_frame_lossless: encode100.lossless.bytesPerFrame,
         bytes_per_frame_quantised: encode100.quantised.bytesPerFrame,

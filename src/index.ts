@@ -85,6 +85,14 @@ export { verifyStream, type VerifyReport, type Divergence } from './stream/verif
 /** The container layout and its header. */
 export { DEFAULT_CHUNK_FRAMES, MIN_CHUNK_FRAMES, type StreamHeader, type StreamEncoding } from './stream/format.js';
 
+// Sweeps
+/** Runs a suite over seeds, hands and scenes on a worker pool; results are appended to `results.jsonl`. */
+export { runSweep, summarise, SESSION_WORKER, type RunSweepOptions, type SweepProgress, type SweepSummary, type TaskSummary } from './sweep/run.js';
+/** Expands sweep options into session specs in a deterministic order. */
+export { expandMatrix, matchTasks, parseSeeds, type SweepOptions, type SweepEntry } from './sweep/matrix.js';
+/** The sweep output folder. */
+export { SweepFolder, type SweepManifest, type SweepResultLine } from './sweep/results.js';
+
 // Physics, randomness, errors, versions
 /** Initialises Rapier's WASM once per thread. */
 export { initPhysics } from './physics/world.js';

@@ -3,7 +3,7 @@
  * processes and in worker threads; another seed gives another hash when initial conditions are randomised.
  */
 import { join } from 'node:path';
-import Piscina from 'piscina';
+import { Piscina } from 'piscina';
 import { describe, expect, it } from 'vitest';
 import { createSession, runSession, type SessionSpec } from '../src/index.js';
 import { ROOT, xrsim } from './helpers/cli.js';

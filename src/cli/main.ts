@@ -8,9 +8,10 @@ import { parseCommandArgs, printJson, type Command } from './command.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
 import { runCommand } from './commands/run.js';
+import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
 
-const COMMANDS: Command[] = [runCommand, inspectCommand, verifyCommand, listCommand];
+const COMMANDS: Command[] = [sweepCommand, runCommand, inspectCommand, verifyCommand, listCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
