@@ -90,7 +90,10 @@ async function encoding(bodies: number, dir: string) {
     frames.push({ words: f.words.slice(), events: f.events.slice(0, f.eventWords), hash: session.state.frameHash.slice() });
   };
   capture();
-  while (!session.done) (session.step(), capture());
+  while (!session.done) {
+    session.step();
+    capture();
+  }
   session.finish();
   const frame = new Frame(session.state.frame.layout);
   const result = {} as Record<'lossless' | 'quantised', { mbPerS: number; bytesPerFrame: number; ratio: number }>;
@@ -131,7 +134,10 @@ async function compressionLevels() {
     if (packer.frames === packer.capacity) payloads.push(Buffer.from(packer.pack()));
   };
   add();
-  while (!session.done) (session.step(), add());
+  while (!session.done) {
+    session.step();
+    add();
+  }
   session.finish();
   const frames = payloads.length * 90;
   const levels: Record<string, { bytesPerFrame: number; usPerFrame: number }> = {};

@@ -125,6 +125,12 @@ describe('bad input exits 2 with a clear message', () => {
     expectBadInput(xrsim('run', '--task', 'physics/stack-settle', `--seed=${seed}`, '--json'), /--seed must be a non-negative integer/);
   });
 
+  it('an --out path that cannot be written is bad input, and a bad seed is reported as null', () => {
+    const r = xrsim('run', '--task', 'physics/stack-settle', '--out', join(dir, 'no-such-folder', 'x.xrs'), '--json');
+    expectBadInput(r, /no-such-folder\/x\.xrs: cannot write the stream: ENOENT/);
+    expect(xrsim('run', '--task', 'physics/stack-settle', '--seed', 'x', '--json').json.seed).toBeNull();
+  });
+
   it('a missing --task, an unknown option and an unknown command are refused', () => {
     expectBadInput(xrsim('run', '--json'), /missing --task/);
     expect(xrsim('run', '--task', 'physics/stack-settle', '--speed', '2').code).toBe(2);

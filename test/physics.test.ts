@@ -55,7 +55,10 @@ describe('physics world', () => {
       for (const e of events) {
         const [a, b] = e.payload;
         expect(a).toBeLessThan(b);
-        if (e.type === EventType.SensorEnter) (entries++, expect(sensors.has(a) || sensors.has(b)).toBe(true));
+        if (e.type === EventType.SensorEnter) {
+          entries++;
+          expect(sensors.has(a) || sensors.has(b)).toBe(true);
+        }
         if (e.type === EventType.ContactStart) contacts++;
       }
     }

@@ -39,7 +39,7 @@ describe('runSweep', () => {
       const sweep = runSweep({ ...options, out, workers });
       let seen = 0;
       let step = await sweep.next();
-      while (!step.done) (seen++, (step = await sweep.next()));
+      for (; !step.done; step = await sweep.next()) seen++;
       return { seen, summary: step.value };
     };
     const a = await drain(one, 1);
@@ -60,8 +60,7 @@ describe('runSweep', () => {
     writeFileSync(join(out, 'results.jsonl'), `${text[0]}\n${text[1]}\n${text[2].slice(0, 40)}`);
     const resumed = runSweep({ ...options, out });
     let fresh = 0;
-    let step = await resumed.next();
-    while (!step.done) (fresh++, (step = await resumed.next()));
+    for (let step = await resumed.next(); !step.done; step = await resumed.next()) fresh++;
     expect(fresh).toBe(4);
     expect(sorted(lines(out))).toEqual(sorted(complete));
   });

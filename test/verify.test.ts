@@ -71,3 +71,18 @@ describe('verifyStream', () => {
     expect((await verifyStream(path)).identical).toBe(true);
   });
 });
+
+describe('verifyStream on sessions built from a model', () => {
+  it('rebuilds the exact model, overrides included', async () => {
+    const { buildModel, loadScene, loadTask, Session } = await import('../src/index.js');
+    const task = loadTask('physics/stack-settle');
+    const model = buildModel(loadScene('kitchen'), task, { substeps: 2, duration: 1.5 });
+    const path = join(tempDir(), 'from-model.xrs');
+    const session = await Session.create(model, { seed: 6, dominantHand: 'left', record: { path } });
+    const result = await session.run();
+    const report = await verifyStream(path);
+    expect(report.modelHash.rerun).toBe(model.hash);
+    expect(report.identical).toBe(true);
+    expect(report.sessionHash.rerun).toBe(result.hash);
+  });
+});

@@ -8,7 +8,9 @@ import { anchorPose, type LoadedScene } from '../scene/load.js';
 import type { LoadedTask } from '../task/load.js';
 import { KERNEL_VERSION } from '../version.js';
 import { contentHash, deepFreeze } from './canonical.js';
-import type { BodyModel, ColliderModel, ModelOptions, SensorModel, SimModel, StaticModel } from './types.js';
+import type { SurfaceSpec } from '../scene/types.js';
+import type { FixtureSpec } from '../task/types.js';
+import type { BodyModel, ColliderModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
 
 /** Default tick: 90 Hz, the common headset refresh rate. */
 export const DEFAULT_DT = 1 / 90;
@@ -59,27 +61,17 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
       colliders.push({ index, owner, shape: part.shape, localPose: part.pose, ...material, sensor });
       return index;
     });
-  const staticMaterial = (m: MaterialSpec) => ({ friction: m.friction, restitution: m.restitution, density: 0 });
+  const addStatic = (object: SurfaceSpec | FixtureSpec, origin: ObjectOrigin, pose: Pose, material: MaterialSpec) => {
+    const owner = { kind: 'static' as const, index: statics.length };
+    const colliderMaterial = { friction: material.friction, restitution: material.restitution, density: 0 };
+    statics.push({ id: object.id, origin, label: object.label, pose, colliders: addColliders(object, owner, colliderMaterial, false) });
+  };
 
   for (const surface of sceneSpec.surfaces) {
-    const owner = { kind: 'static' as const, index: statics.length };
-    statics.push({
-      id: surface.id,
-      origin: 'scene',
-      label: surface.label,
-      pose: objectPose(surface),
-      colliders: addColliders(surface, owner, staticMaterial(sceneSpec.materials[surface.material]), false),
-    });
+    addStatic(surface, 'scene', objectPose(surface), sceneSpec.materials[surface.material]);
   }
   for (const fixture of taskSpec.fixtures ?? []) {
-    const owner = { kind: 'static' as const, index: statics.length };
-    statics.push({
-      id: fixture.id,
-      origin: 'task',
-      label: fixture.label,
-      pose: composePose(taskFrame, objectPose(fixture)),
-      colliders: addColliders(fixture, owner, staticMaterial((taskSpec.materials ?? {})[fixture.material]), false),
-    });
+    addStatic(fixture, 'task', composePose(taskFrame, objectPose(fixture)), (taskSpec.materials ?? {})[fixture.material]);
   }
   for (const sensor of taskSpec.sensors ?? []) {
     const owner = { kind: 'sensor' as const, index: sensors.length };

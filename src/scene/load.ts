@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { XrsimInputError, childPath } from '../errors.js';
-import { aabbOverlap, composePose, partsOf, placedShapeAabb, quatFromEulerDeg, quatFromYawDeg, type Pose } from '../geometry/math.js';
+import { aabbOverlap, composePose, type Aabb, partsOf, placedShapeAabb, quatFromEulerDeg, quatFromYawDeg, type Pose } from '../geometry/math.js';
 import type { PlacedGeometrySpec } from '../geometry/types.js';
 import { readJsonFile, validateAgainstSchema } from '../json/load.js';
 import { SCENE_SCHEMA, SCENES_DIR } from '../paths.js';
@@ -99,7 +99,7 @@ function checkAnchorIsClear(scene: SceneSpec, name: string, anchor: AnchorSpec, 
   const frame = anchorPose(anchor);
   const [length, width] = anchor.clear;
   // Start just above the supporting surface so the floor (or table top) the anchor sits on does not count.
-  const free = { min: [-length / 2, 0.005, -width / 2] as const, max: [length / 2, ANCHOR_CLEAR_HEIGHT, width / 2] as const };
+  const free: Aabb = { min: [-length / 2, 0.005, -width / 2], max: [length / 2, ANCHOR_CLEAR_HEIGHT, width / 2] };
   const objects: { id: string; object: PlacedGeometrySpec; path: string }[] = [
     ...scene.surfaces.map((s, i) => ({ id: s.id, object: s, path: `$.surfaces[${i}]` })),
     ...scene.props.map((p, i) => ({ id: p.id, object: p, path: `$.props[${i}]` })),
@@ -109,7 +109,7 @@ function checkAnchorIsClear(scene: SceneSpec, name: string, anchor: AnchorSpec, 
     for (const part of partsOf(object)) {
       const world = composePose(objectPose, part.pose);
       const box = placedShapeAabb(part.shape, world, frame);
-      if (aabbOverlap(box, { min: [...free.min], max: [...free.max] }, 0.001)) {
+      if (aabbOverlap(box, free, 0.001)) {
         throw new XrsimInputError(`"${id}" intrudes into the clear area of anchor "${name}"`, {
           file,
           jsonPath: path,

@@ -27,8 +27,6 @@ export interface SessionOptions {
   seed: number;
   dominantHand?: Hand;
   record?: RecordOptions;
-  /** Recorded in the stream header; defaults to the model's task and scene ids. */
-  spec?: Record<string, unknown>;
 }
 
 /** Hooks for {@link Session.run}. */
@@ -54,7 +52,6 @@ export class Session {
     readonly seed: number,
     readonly dominantHand: Hand,
     private readonly recordOptions: RecordOptions | undefined,
-    spec: Record<string, unknown>,
   ) {
     this.state = new SimState(rapier, model, seed);
     this.validators = createTaskValidators(model);
@@ -64,7 +61,8 @@ export class Session {
           buildStreamHeader(model, {
             seed,
             dominantHand,
-            spec,
+            // Everything `verify` needs to rebuild this exact model from the embedded sources.
+            spec: { task: model.taskId, scene: model.sceneId, seed, dominantHand, substeps: model.timing.substeps, duration: model.timing.duration },
             encoding: recordOptions.encoding,
             chunkFrames: recordOptions.chunkFrames,
             compressionLevel: recordOptions.compressionLevel,
@@ -80,8 +78,7 @@ export class Session {
   /** Starts a session of an existing model (models are immutable and can be shared by many sessions). */
   static async create(model: SimModel, options: SessionOptions): Promise<Session> {
     const rapier = await initPhysics();
-    const spec = options.spec ?? { task: model.taskId, scene: model.sceneId, seed: options.seed, dominantHand: options.dominantHand ?? 'right' };
-    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, spec);
+    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record);
   }
 
   /** Current tick. */
@@ -199,13 +196,5 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const task = loadTask(spec.task);
   const scene = loadScene(spec.scene ?? task.spec.scene);
   const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration });
-  const recordedSpec: Record<string, unknown> = {
-    task: model.taskId,
-    scene: model.sceneId,
-    seed: spec.seed,
-    dominantHand: spec.dominantHand,
-    ...(spec.substeps !== undefined ? { substeps: spec.substeps } : {}),
-    ...(spec.duration !== undefined ? { duration: spec.duration } : {}),
-  };
-  return Session.create(model, { seed: spec.seed, dominantHand: spec.dominantHand, record: spec.record, spec: recordedSpec });
+  return Session.create(model, { seed: spec.seed, dominantHand: spec.dominantHand, record: spec.record });
 }

@@ -22,14 +22,23 @@ import type { ChannelDescriptor } from '../frame/layout.js';
 import type { SceneSpec } from '../scene/types.js';
 import type { TaskSpec } from '../task/types.js';
 
+/** First 8 bytes of every stream. */
 export const HEADER_MAGIC = 'XRSTREAM';
+/** Magic, format version, JSON length, JSON CRC32. */
 export const HEADER_PREFIX_BYTES = 20;
-export const CHUNK_MAGIC = 0x4b484358; // "XCHK" read as a little-endian u32
+/** "XCHK" read as a little-endian u32. */
+export const CHUNK_MAGIC = 0x4b484358;
+/** Magic, index, first tick, frames, raw bytes, stored bytes, CRC32. */
 export const CHUNK_HEADER_BYTES = 28;
-export const FOOTER_MAGIC = 0x52544658; // "XFTR"
+/** "XFTR" read as a little-endian u32. */
+export const FOOTER_MAGIC = 0x52544658;
+/** Magic, chunks, frames, reserved, session hash (2 words). */
 export const FOOTER_FIXED_BYTES = 24;
+/** Per chunk: f64 offset, u32 first tick, u32 frames. */
 export const FOOTER_ENTRY_BYTES = 16;
+/** Last 8 bytes of a complete stream. */
 export const TRAILER_MAGIC = 'XRSEND\0\0';
+/** f64 footer offset and the trailer magic. */
 export const TRAILER_BYTES = 16;
 
 /** Frames per chunk unless asked otherwise: one second at 90 Hz. */
@@ -54,7 +63,7 @@ export interface StreamHeader {
   modelHash: string;
   seed: number;
   dominantHand: 'right' | 'left';
-  /** The session spec as run, with `record` removed and task and scene given as ids. */
+  /** The session as run: task and scene ids, seed, hand, and the model's substeps and duration. */
   spec: Record<string, unknown>;
   /** The validated scene and task, so `verify` and `replay` need no files. */
   sources: { scene: SceneSpec; task: TaskSpec };

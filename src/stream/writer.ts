@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { XrsimInputError } from '../errors.js';
 import type { Frame } from '../frame/frame.js';
 import { ChunkPacker } from './chunk-codec.js';
 import {
@@ -47,7 +48,14 @@ export class StreamWriter {
     readonly header: StreamHeader,
   ) {
     this.packer = new ChunkPacker(header.fixedBytes, header.encoding.chunkFrames, header.channels, header.encoding.mode);
-    this.fd = openSync(path, 'w');
+    try {
+      this.fd = openSync(path, 'w');
+    } catch (err) {
+      throw new XrsimInputError(`cannot write the stream: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+        file: path,
+        expected: 'a writable file path in an existing folder',
+      });
+    }
     const json = Buffer.from(JSON.stringify(header), 'utf8');
     const prefix = Buffer.alloc(HEADER_PREFIX_BYTES);
     prefix.write(HEADER_MAGIC, 0, 'latin1');

@@ -10,6 +10,7 @@ import { colliderMask } from './context.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Creates a `checkpoints` validator: metric = checkpoints reached in order. */
 export function checkpointsValidator(spec: CheckpointsValidatorSpec, model: SimModel): Validator {
   const body = colliderMask(model, [spec.body]);
   // Collider index → position of its sensor in the ordered list, or -1.

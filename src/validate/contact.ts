@@ -9,6 +9,7 @@ import { colliderMask } from './context.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Creates a `contact` validator: metric = time of the first contact, s. */
 export function contactValidator(spec: ContactValidatorSpec, model: SimModel): Validator {
   const a = colliderMask(model, [spec.a]);
   const b = colliderMask(model, [spec.b]);

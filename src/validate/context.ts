@@ -17,11 +17,12 @@ export function colliderMask(model: SimModel, ids: readonly string[]): Uint8Arra
   const mask = new Uint8Array(model.colliders.length);
   const mark = (colliders: readonly number[]) => colliders.forEach((c) => (mask[c] = 1));
   for (const id of ids) {
-    let found = false;
-    for (const b of model.bodies) if (b.origin === 'task' && b.id === id) (mark(b.colliders), (found = true));
-    for (const s of model.statics) if (s.origin === 'task' && s.id === id) (mark(s.colliders), (found = true));
-    for (const s of model.sensors) if (s.id === id) (mark(s.colliders), (found = true));
-    if (!found) throw new Error(`validator: no task object "${id}"`);
+    const owner =
+      model.bodies.find((b) => b.origin === 'task' && b.id === id) ??
+      model.statics.find((s) => s.origin === 'task' && s.id === id) ??
+      model.sensors.find((s) => s.id === id);
+    if (!owner) throw new Error(`validator: no task object "${id}"`);
+    mark(owner.colliders);
   }
   return mask;
 }

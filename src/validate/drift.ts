@@ -8,6 +8,7 @@ import { axisMask, bodyPositionInTaskFrame, maskedDistance, taskBodyIndex } from
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Creates a `drift` validator: metric = largest displacement since `from`, m. */
 export function driftValidator(spec: DriftValidatorSpec, model: SimModel): Validator {
   const indices = spec.bodies.map((id) => taskBodyIndex(model, id));
   const mask = axisMask(spec.axes);

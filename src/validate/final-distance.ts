@@ -8,6 +8,7 @@ import { axisMask, bodyPositionInTaskFrame, maskedDistance, taskBodyIndex } from
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Creates a `final-distance` validator: metric = final distance to the target, m. */
 export function finalDistanceValidator(spec: FinalDistanceValidatorSpec, model: SimModel): Validator {
   const index = taskBodyIndex(model, spec.body);
   const mask = axisMask(spec.axes);

@@ -8,6 +8,7 @@ import { bodyPositionInTaskFrame, taskBodyIndex } from './context.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Creates a `region` validator: metric = worst distance outside the box, m. */
 export function regionValidator(spec: RegionValidatorSpec, model: SimModel): Validator {
   const index = taskBodyIndex(model, spec.body);
   const here = new Float64Array(3);

@@ -10,6 +10,7 @@ import { taskBodyIndex } from './context.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Creates a `settle` validator: metric = settle time, s. */
 export function settleValidator(spec: SettleValidatorSpec, model: SimModel): Validator {
   const indices = spec.bodies.map((id) => taskBodyIndex(model, id));
   const previous = new Float32Array(indices.length * POSE_FLOATS);

@@ -7,6 +7,7 @@ import { printJson, type Command } from '../command.js';
 import { formatBytes, table } from '../format.js';
 import { requireOnePath } from './paths.js';
 
+/** `xrsim inspect FILE.xrs`. */
 export const inspectCommand: Command = {
   name: 'inspect',
   summary: 'show a stream’s header, channels, sizes and ratio, and check every chunk’s CRC',

@@ -7,6 +7,7 @@ import { listTaskIds, loadTask } from '../../task/load.js';
 import { printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 
+/** `xrsim list tasks|scenes`. */
 export const listCommand: Command = {
   name: 'list',
   summary: 'list the shipped tasks or scenes',

@@ -8,6 +8,7 @@ import type { SessionSpec } from '../../session/spec.js';
 import { parseChoiceArg, parseNumberArg, parseSeedArg, printJson, type Command } from '../command.js';
 import { formatMilestones } from '../format.js';
 
+/** `xrsim run --task ...`. */
 export const runCommand: Command = {
   name: 'run',
   summary: 'run one session of a task and score its milestones',
@@ -39,7 +40,8 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
   async run({ values, json }) {
     const v = values as Record<string, string | undefined>;
     let result: SessionResult;
-    const spec: SessionSpec = { task: v.task ?? '', scene: v.scene, seed: 1 };
+    // Filled as arguments parse; an errored result reports only what parsed (NaN prints as null).
+    const spec: SessionSpec = { task: v.task ?? '', scene: v.scene, seed: NaN };
     try {
       if (!v.task) throw new XrsimInputError('missing --task', { expected: 'a task id (see `xrsim list tasks`) or a task .json path' });
       spec.seed = parseSeedArg(v.seed, 1);

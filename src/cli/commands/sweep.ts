@@ -8,6 +8,7 @@ import { runSweep, type SweepProgress, type SweepSummary } from '../../sweep/run
 import { parseNumberArg, printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 
+/** `xrsim sweep [TASK-GLOB...]`. */
 export const sweepCommand: Command = {
   name: 'sweep',
   summary: 'run the task suite over seeds, hands and scenes on a worker pool',

@@ -6,6 +6,7 @@ import { verifyStream } from '../../stream/verify.js';
 import { printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
 
+/** `xrsim verify FILE.xrs`. */
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 're-run the session recorded in a stream and compare every frame’s hash',
