@@ -24,6 +24,12 @@ export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.ur
 export const SCENES_DIR = join(PACKAGE_ROOT, 'scenes');
 /** The shipped task suite. */
 export const TASKS_DIR = join(PACKAGE_ROOT, 'tasks');
+/** The shipped hand models and pose library. */
+export const HAND_MODELS_DIR = join(PACKAGE_ROOT, 'hand-models');
+/** JSON Schema of hand-model files. */
+export const HAND_MODEL_SCHEMA = join(HAND_MODELS_DIR, 'hand-model.schema.json');
+/** JSON Schema of the pose library. */
+export const POSES_SCHEMA = join(HAND_MODELS_DIR, 'poses.schema.json');
 /** JSON Schema of scene files. */
 export const SCENE_SCHEMA = join(SCENES_DIR, 'scene.schema.json');
 /** JSON Schema of task files. */

@@ -57,6 +57,44 @@ export function quatConjugate(q: Quat): Quat {
   return [-q[0], -q[1], -q[2], q[3]];
 }
 
+/** `v` scaled by `k`. */
+export function vecScale(v: Vec3, k: number): Vec3 {
+  return [v[0] * k, v[1] * k, v[2] * k];
+}
+
+/** `v` scaled to unit length. */
+export function vecNormalize(v: Vec3): Vec3 {
+  const n = Math.hypot(v[0], v[1], v[2]);
+  return [v[0] / n, v[1] / n, v[2] / n];
+}
+
+/**
+ * The rotation whose +Y axis points along `y` and whose +Z axis points along `z` (made orthogonal to `y`).
+ * Neither needs to be unit length.
+ */
+export function quatFromAxes(y: Vec3, z: Vec3): Quat {
+  const Y = vecNormalize(y);
+  const d = Y[0] * z[0] + Y[1] * z[1] + Y[2] * z[2];
+  const Z = vecNormalize([z[0] - d * Y[0], z[1] - d * Y[1], z[2] - d * Y[2]]);
+  const X: Vec3 = [Y[1] * Z[2] - Y[2] * Z[1], Y[2] * Z[0] - Y[0] * Z[2], Y[0] * Z[1] - Y[1] * Z[0]];
+  // Rotation matrix with columns X, Y, Z → quaternion (Shepperd's method).
+  const trace = X[0] + Y[1] + Z[2];
+  if (trace > 0) {
+    const s = 0.5 / Math.sqrt(trace + 1);
+    return [(Y[2] - Z[1]) * s, (Z[0] - X[2]) * s, (X[1] - Y[0]) * s, 0.25 / s];
+  }
+  if (X[0] > Y[1] && X[0] > Z[2]) {
+    const s = 2 * Math.sqrt(1 + X[0] - Y[1] - Z[2]);
+    return [0.25 * s, (Y[0] + X[1]) / s, (Z[0] + X[2]) / s, (Y[2] - Z[1]) / s];
+  }
+  if (Y[1] > Z[2]) {
+    const s = 2 * Math.sqrt(1 + Y[1] - X[0] - Z[2]);
+    return [(Y[0] + X[1]) / s, 0.25 * s, (Z[1] + Y[2]) / s, (Z[0] - X[2]) / s];
+  }
+  const s = 2 * Math.sqrt(1 + Z[2] - X[0] - Y[1]);
+  return [(Z[0] + X[2]) / s, (Z[1] + Y[2]) / s, 0.25 * s, (X[1] - Y[0]) / s];
+}
+
 /** Rotates vector `v` by unit quaternion `q`. */
 export function rotateVec(q: Quat, v: Vec3): Vec3 {
   const [x, y, z, w] = q;

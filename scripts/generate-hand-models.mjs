@@ -1,0 +1,86 @@
+// Generates hand-models/{small,medium,large}.json from one medium baseline, scaled by hand length.
+// Run: node scripts/generate-hand-models.mjs   (the files it writes are committed; this keeps them reproducible)
+import { writeFileSync } from 'node:fs';
+
+// Medium baseline. Bone lengths and radii: a captured Meta Quest hand (IWER's relaxed pose), as tabulated in
+// the project's reference §2; they agree with Monado's runtime model to within a few millimetres.
+// Layout: metacarpal joints 3.0–3.5 cm from the wrist (the capture shows 3.5–4.9 cm to the metacarpal joints
+// measured along the bones), knuckles spread over about 6 cm.
+const MEDIUM_HAND_LENGTH = 0.189;
+const MEDIUM_ARM_LENGTH = 0.6;
+
+const finger = (metacarpal, proximal, intermediate, distal, radii, base, restYawDeg, cupLimitDeg) => ({
+  metacarpal: { radius: radii[0], length: metacarpal, base, restEulerDeg: [0, restYawDeg, 0], limits: { flexion: [0, cupLimitDeg], abduction: [0, 0] } },
+  proximal: { radius: radii[1], length: proximal, limits: { flexion: [-45, 90], abduction: [-20, 20] } },
+  intermediate: { radius: radii[2], length: intermediate, limits: { flexion: [0, 100], abduction: [0, 0] } },
+  distal: { radius: radii[3], length: distal, limits: { flexion: [0, 80], abduction: [0, 0] } },
+  tip: { radius: radii[4] },
+});
+
+const MEDIUM = {
+  palm: { radius: 0.018, description: 'Centre of the middle metacarpal; radius is half the palm thickness.' },
+  wrist: { radius: 0.0215 },
+  thumb: {
+    metacarpal: {
+      radius: 0.019,
+      length: 0.0325,
+      base: [-0.022, -0.012, -0.014],
+      restEulerDeg: [-25.02, 33.61, 74.48],
+      limits: { flexion: [-15, 45], abduction: [-15, 60] },
+      description: 'CMC joint: flexion is palmar abduction (45°), abduction is radial abduction (60°).',
+    },
+    proximal: { radius: 0.0105, length: 0.0338, limits: { flexion: [-10, 55], abduction: [-10, 10] }, description: 'MCP joint.' },
+    distal: { radius: 0.0095, length: 0.0246, limits: { flexion: [-15, 80], abduction: [0, 0] }, description: 'IP joint.' },
+    tip: { radius: 0.0088 },
+  },
+  index: finger(0.0597, 0.0379, 0.0243, 0.0224, [0.021, 0.011, 0.008, 0.0072, 0.0062], [-0.021, 0.003, -0.03], 6, 5),
+  middle: finger(0.0616, 0.0429, 0.0275, 0.025, [0.0205, 0.012, 0.0085, 0.0076, 0.0066], [-0.004, 0.004, -0.032], 2, 5),
+  ring: finger(0.054, 0.039, 0.0266, 0.0244, [0.0195, 0.0108, 0.0078, 0.007, 0.006], [0.012, 0.002, -0.03], -2, 15),
+  little: finger(0.0457, 0.0307, 0.0203, 0.022, [0.018, 0.0085, 0.007, 0.0064, 0.0054], [0.026, -0.002, -0.027], -7, 20),
+};
+
+// Hand lengths (wrist crease to middle fingertip). Small: about the 5th percentile of women; large: about the
+// 95th percentile of men (ANSUR II, Gordon et al. 2014, rounded); medium: between the women's and men's means.
+const SIZES = {
+  small: { name: 'Small hand', handLength: 0.166 },
+  medium: { name: 'Medium hand', handLength: MEDIUM_HAND_LENGTH },
+  large: { name: 'Large hand', handLength: 0.209 },
+};
+
+const SOURCES = [
+  'Bone lengths and joint radii: a captured Meta Quest hand (IWER relaxed pose), cross-checked against the Monado runtime hand model (xrsim reference §2).',
+  'Scaling: Buchholz, Armstrong & Goldstein (1992), "Anthropometric data for describing the kinematics of the human hand", Ergonomics 35(3): segment lengths are proportional to hand length, so a size is the medium skeleton scaled by its hand length.',
+  'Hand lengths: ANSUR II (Gordon et al. 2014): about 166 mm (5th percentile women) and 209 mm (95th percentile men), rounded.',
+  'Ranges of motion: finger MCP 90° flexion and up to 45° hyperextension, about 20° abduction; PIP 0–100°; DIP 0–80°; thumb MCP 55°, IP 80°, CMC palmar abduction 45° and radial abduction 60° (xrsim reference §2).',
+  'Arm length (shoulder to wrist): upper arm about 0.33 m plus forearm about 0.27 m for a medium adult (ANSUR II), scaled with hand length.',
+];
+
+const round = (x) => Number(x.toFixed(5));
+for (const [id, size] of Object.entries(SIZES)) {
+  const k = size.handLength / MEDIUM_HAND_LENGTH;
+  const joints = {};
+  const scale = (j) => ({
+    ...j,
+    radius: round(j.radius * k),
+    ...(j.length !== undefined ? { length: round(j.length * k) } : {}),
+    ...(j.base !== undefined ? { base: j.base.map((v) => round(v * k)) } : {}),
+  });
+  joints.palm = scale(MEDIUM.palm);
+  joints.wrist = scale(MEDIUM.wrist);
+  for (const part of ['metacarpal', 'proximal', 'distal', 'tip']) joints[`thumb-${part}`] = scale(MEDIUM.thumb[part]);
+  for (const digit of ['index', 'middle', 'ring', 'little']) {
+    for (const part of ['metacarpal', 'proximal', 'intermediate', 'distal', 'tip']) joints[`${digit}-${part}`] = scale(MEDIUM[digit][part]);
+  }
+  const model = {
+    $schema: './hand-model.schema.json',
+    id,
+    name: size.name,
+    description: `OpenXR 26-joint right hand (the left is its mirror), hand length ${(size.handLength * 1000).toFixed(0)} mm. Generated by scripts/generate-hand-models.mjs; edit that, not this file.`,
+    handLength: size.handLength,
+    armLength: round(MEDIUM_ARM_LENGTH * k),
+    sources: SOURCES,
+    joints,
+  };
+  writeFileSync(new URL(`../hand-models/${id}.json`, import.meta.url), `${JSON.stringify(model, null, 2)}\n`);
+}
+console.log('wrote hand-models/small.json, medium.json, large.json');

@@ -1,0 +1,99 @@
+/**
+ * Where a hand or controller is held: a timed pose motion either in the body frame (it follows the user as
+ * they walk and turn) or in the world (it stays on a target while the user moves).
+ */
+import type { Quat } from '../geometry/types.js';
+import type { UserModel } from './config.js';
+import type { Head } from './head.js';
+import { PoseMotion } from './motion.js';
+
+/** A pose motion that knows which frame it is in. */
+export class Placement {
+  private readonly motion = new PoseMotion();
+  private bodyRelative = true;
+  private readonly from = new Float64Array(7);
+
+  /** Holds `pose` in the body frame. */
+  holdInBody(pose: ArrayLike<number>): void {
+    this.motion.hold(pose);
+    this.bodyRelative = true;
+  }
+
+  /** Moves from the current world pose `current` to the world pose `target` in `duration` seconds. */
+  moveInWorld(t: number, current: ArrayLike<number>, target: ArrayLike<number>, duration: number): void {
+    this.motion.begin(t, current, target, duration);
+    this.bodyRelative = false;
+  }
+
+  /** Moves from the current world pose `current` to the body-frame pose `target` in `duration` seconds. */
+  moveInBody(t: number, head: Head, current: ArrayLike<number>, target: ArrayLike<number>, duration: number): void {
+    this.from.set(current);
+    worldToBody(head, this.from);
+    this.motion.begin(t, this.from, target, duration);
+    this.bodyRelative = true;
+  }
+
+  /** True once the motion is over (a body-relative pose still moves with the body). */
+  settled(t: number): boolean {
+    return this.motion.settled(t);
+  }
+
+  /** The world pose at time `t`, into `out` (7 numbers). */
+  evaluate(t: number, head: Head, out: Float64Array): void {
+    this.motion.evaluate(t, out);
+    if (this.bodyRelative) bodyToWorld(head, out);
+  }
+}
+
+/** The body's rotation: the head's yaw. */
+export function bodyRotation(head: Head): Quat {
+  return [0, Math.sin(head.yaw / 2), 0, Math.cos(head.yaw / 2)];
+}
+
+/** Turns a body-frame pose (relative to the eyes, turned by the head's yaw only) into a world pose, in place. */
+export function bodyToWorld(head: Head, pose: Float64Array): void {
+  const offset = [pose[0], pose[1], pose[2]];
+  head.bodyPoint(offset, false, pose, 0);
+  pose.set(quatMultiply(bodyRotation(head), [pose[3], pose[4], pose[5], pose[6]]), 3);
+}
+
+/** Inverse of {@link bodyToWorld}, in place. */
+export function worldToBody(head: Head, pose: Float64Array): void {
+  const dx = pose[0] - head.position[0], dy = pose[1] - head.position[1], dz = pose[2] - head.position[2];
+  const c = Math.cos(head.yaw), s = Math.sin(head.yaw);
+  pose[0] = c * dx - s * dz;
+  pose[1] = dy;
+  pose[2] = s * dx + c * dz;
+  const [x, y, z, w] = bodyRotation(head);
+  pose.set(quatMultiply([-x, -y, -z, w], [pose[3], pose[4], pose[5], pose[6]]), 3);
+}
+
+/** Hamilton product a ⊗ b. */
+export function quatMultiply(a: ArrayLike<number>, b: ArrayLike<number>): Quat {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
+/**
+ * Keeps a wrist (or grip) target within arm's reach of its shoulder, which sits at a fixed offset from the
+ * eyes in the body frame. Moves `point` onto the edge of reach if needed and returns how far the target was
+ * from the shoulder, or null when it was within reach.
+ */
+export function clampToReach(head: Head, user: UserModel, left: boolean, point: Float64Array): number | null {
+  const shoulder = reachScratch;
+  head.bodyPoint(user.shoulderOffset, left, shoulder);
+  const dx = point[0] - shoulder[0], dy = point[1] - shoulder[1], dz = point[2] - shoulder[2];
+  const distance = Math.hypot(dx, dy, dz);
+  if (distance <= user.armLength + 1e-9) return null;
+  const k = user.armLength / distance;
+  point[0] = shoulder[0] + dx * k;
+  point[1] = shoulder[1] + dy * k;
+  point[2] = shoulder[2] + dz * k;
+  return distance;
+}
+
+const reachScratch = new Float64Array(3);
