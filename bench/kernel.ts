@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import RAPIER from '@dimforge/rapier3d-deterministic-compat';
 import { Frame } from '../src/frame/frame.js';
-import { initialConditions, initPhysics, RandomStreams, Session, StreamWriter, type SimModel } from '../src/index.js';
-import { PhysicsWorld } from '../src/physics/world.js';
+import { initPhysics, Session, SimState, StreamWriter, type SimModel } from '../src/index.js';
 import { buildStreamHeader } from '../src/stream/header.js';
 import { deflateRawSync } from 'node:zlib';
 import { ChunkPacker } from '../src/stream/chunk-codec.js';
@@ -26,8 +25,8 @@ const WARMUP = 2;
 
 /** Bare Rapier: the identical world (built by the same code), stepped with `world.step`, nothing read. */
 async function bareRapier(model: SimModel): Promise<number> {
-  const rapier = await initPhysics();
-  const physics = new PhysicsWorld(rapier, model, initialConditions(model, new RandomStreams(1)));
+  // The same state a session builds (the user included, so the hands' kinematic bodies are there too).
+  const physics = new SimState(await initPhysics(), model, 1, 'right').physics;
   // Same collider event flags as the kernel's, auto-drained: Rapier generates the events either way.
   const queue = new RAPIER.EventQueue(true);
   const steps = model.timing.durationTicks * model.timing.substeps;

@@ -1,7 +1,8 @@
 /**
- * Quantisation of pose arrays for the optional lossy stream encoding.
- * Positions are stored as integer multiples of 0.1 mm, quaternion components as multiples of 1/32767.
- * Both fit an int32 word, so a quantised frame has exactly the layout of a raw one.
+ * Quantisation of frames for the optional lossy stream encoding. Each 32-bit word of a frame's fixed
+ * section has a class (see `quantisationClasses` in src/frame/layout.ts): positions are stored as integer
+ * multiples of 0.1 mm, quaternion components as multiples of 1/32767, everything else (ticks, flags,
+ * indices, button values) raw. A quantised frame has exactly the layout of a raw one.
  */
 
 /** Metres per position step: 0.1 mm. */
@@ -9,32 +10,23 @@ export const POSITION_QUANTUM = 1e-4;
 /** Quaternion component steps per unit. */
 export const ROTATION_STEPS = 32767;
 
-/** Quantises `count` poses (7 floats: position xyz, quaternion xyzw) from `src` into int32 words in `dst`. */
-export function quantisePoses(src: Float32Array, srcOffset: number, count: number, dst: Int32Array, dstOffset: number): void {
-  for (let i = 0; i < count; i++) {
-    const s = srcOffset + i * 7;
-    const d = dstOffset + i * 7;
-    dst[d] = Math.round(src[s] / POSITION_QUANTUM);
-    dst[d + 1] = Math.round(src[s + 1] / POSITION_QUANTUM);
-    dst[d + 2] = Math.round(src[s + 2] / POSITION_QUANTUM);
-    dst[d + 3] = Math.round(src[s + 3] * ROTATION_STEPS);
-    dst[d + 4] = Math.round(src[s + 4] * ROTATION_STEPS);
-    dst[d + 5] = Math.round(src[s + 5] * ROTATION_STEPS);
-    dst[d + 6] = Math.round(src[s + 6] * ROTATION_STEPS);
+/**
+ * Quantises the words `[row, row + classes.length)` in place: `asFloat` and `asInt` view the same memory.
+ * Class 1 = position, 2 = rotation, 0 = left as is.
+ */
+export function quantiseRow(asFloat: Float32Array, asInt: Int32Array, row: number, classes: Uint8Array): void {
+  for (let w = 0; w < classes.length; w++) {
+    const c = classes[w];
+    if (c === 1) asInt[row + w] = Math.round(asFloat[row + w] / POSITION_QUANTUM);
+    else if (c === 2) asInt[row + w] = Math.round(asFloat[row + w] * ROTATION_STEPS);
   }
 }
 
-/** Inverse of {@link quantisePoses}, up to the quantum. */
-export function dequantisePoses(src: Int32Array, srcOffset: number, count: number, dst: Float32Array, dstOffset: number): void {
-  for (let i = 0; i < count; i++) {
-    const s = srcOffset + i * 7;
-    const d = dstOffset + i * 7;
-    dst[d] = src[s] * POSITION_QUANTUM;
-    dst[d + 1] = src[s + 1] * POSITION_QUANTUM;
-    dst[d + 2] = src[s + 2] * POSITION_QUANTUM;
-    dst[d + 3] = src[s + 3] / ROTATION_STEPS;
-    dst[d + 4] = src[s + 4] / ROTATION_STEPS;
-    dst[d + 5] = src[s + 5] / ROTATION_STEPS;
-    dst[d + 6] = src[s + 6] / ROTATION_STEPS;
+/** Inverse of {@link quantiseRow}, up to the quantum, in place. */
+export function dequantiseRow(asInt: Int32Array, asFloat: Float32Array, row: number, classes: Uint8Array): void {
+  for (let w = 0; w < classes.length; w++) {
+    const c = classes[w];
+    if (c === 1) asFloat[row + w] = asInt[row + w] * POSITION_QUANTUM;
+    else if (c === 2) asFloat[row + w] = asInt[row + w] / ROTATION_STEPS;
   }
 }

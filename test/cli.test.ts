@@ -164,7 +164,7 @@ describe('xrsim inspect', () => {
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ frames: 451, ticks: { first: 0, last: 450 }, ok: true, damagedChunks: [] });
     expect(r.json.header).toMatchObject({ task: 'physics/stack-settle', scene: 'empty-lab', seed: 3, formatVersion: 1 });
-    expect(r.json.channels.map((c: { name: string }) => c.name)).toEqual(['time', 'bodies', 'events']);
+    expect(r.json.channels.map((c: { name: string }) => c.name)).toEqual(['time', 'bodies', 'head', 'hand-left', 'hand-right', 'contacts', 'events']);
     expect(r.json.ratio).toBeGreaterThan(1);
     const human = xrsim('inspect', stream);
     expect(human.stdout).toMatch(/ratio \d+\.\d+×/);

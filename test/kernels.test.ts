@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrames, DeltaMode, encodeFrames } from '../kernels/chunk-transform.js';
 import { Hasher64, hashToHex } from '../kernels/hash64.js';
-import { dequantisePoses, quantisePoses } from '../kernels/quantise.js';
+import { dequantiseRow, quantiseRow } from '../kernels/quantise.js';
 import { RandomStreams } from '../src/index.js';
 
 function digest(words: number[], seed = 0): string {
@@ -39,15 +39,21 @@ describe('Hasher64', () => {
     expect(digest([10, 20, 30, 40], 1)).not.toBe(base);
   });
 
-  it('hashes incrementally the same as in one call', () => {
-    const data = new Uint32Array([1, 2, 3, 4, 5, 6]);
+  it('hashes incrementally the same as in one call, however the words are split', () => {
+    const data = new Uint32Array([1, 2, 3, 4, 5, 6, 7]);
+    const whole = digest(Array.from(data));
     const h = new Hasher64();
     const a = new Uint32Array(2);
-    h.reset();
-    h.update(data, 2);
-    h.update(data, 4, 2);
-    h.digest(a);
-    expect(hashToHex(a)).toBe(digest([1, 2, 3, 4, 5, 6]));
+    for (const cuts of [[2], [1], [3, 4], [1, 2, 5], [0, 7]]) {
+      h.reset();
+      let from = 0;
+      for (const cut of [...cuts, data.length]) {
+        h.update(data, cut - from, from);
+        from = cut;
+      }
+      h.digest(a);
+      expect(hashToHex(a), `cut at ${cuts}`).toBe(whole);
+    }
   });
 });
 
@@ -77,15 +83,20 @@ describe('chunk transform', () => {
 });
 
 describe('quantisation', () => {
-  it('keeps positions within 0.05 mm and quaternion components within 1/65534', () => {
+  it('keeps positions within 0.05 mm, quaternion components within 1/65534, and raw words exact', () => {
     const rng = new RandomStreams(2).get('test');
-    const poses = new Float32Array(7 * 50).map((_, i) => (i % 7 < 3 ? (rng.next() - 0.5) * 20 : rng.next() * 2 - 1));
-    const ints = new Int32Array(poses.length);
-    quantisePoses(poses, 0, 50, ints, 0);
-    const back = new Float32Array(poses.length);
-    dequantisePoses(ints, 0, 50, back, 0);
-    for (let i = 0; i < poses.length; i++) {
-      expect(Math.abs(back[i] - poses[i])).toBeLessThanOrEqual(i % 7 < 3 ? 0.5e-4 + 1e-6 : 0.5 / 32767 + 1e-7);
+    // Class per word: position, rotation or raw, cycling.
+    const classes = new Uint8Array(3 * 60).map((_, i) => [1, 2, 0][i % 3]);
+    const buffer = new ArrayBuffer(classes.length * 4);
+    const asFloat = new Float32Array(buffer);
+    const asInt = new Int32Array(buffer);
+    asFloat.forEach((_, i) => (asFloat[i] = classes[i] === 1 ? (rng.next() - 0.5) * 20 : rng.next() * 2 - 1));
+    const original = asFloat.slice();
+    quantiseRow(asFloat, asInt, 0, classes);
+    dequantiseRow(asInt, asFloat, 0, classes);
+    for (let i = 0; i < classes.length; i++) {
+      const tolerance = classes[i] === 1 ? 0.5e-4 + 1e-6 : classes[i] === 2 ? 0.5 / 32767 + 1e-7 : 0;
+      expect(Math.abs(asFloat[i] - original[i])).toBeLessThanOrEqual(tolerance);
     }
   });
 });

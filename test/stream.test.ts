@@ -93,7 +93,7 @@ describe('layout', () => {
       expect(h.seed).toBe(5);
       expect(h.spec).toMatchObject({ task: 'physics/rolling-ball-checkpoints', scene: 'empty-lab', seed: 5, dominantHand: 'right' });
       expect(h.sources.task.id).toBe('physics/rolling-ball-checkpoints');
-      expect(h.channels.map((c) => c.name)).toEqual(['time', 'bodies', 'events']);
+      expect(h.channels.map((c) => c.name)).toEqual(['time', 'bodies', 'head', 'hand-left', 'hand-right', 'contacts', 'events']);
       expect(reader.indexSource).toBe('footer');
       reader.chunks.slice(0, -1).forEach((c) => expect(c.frames).toBeGreaterThanOrEqual(90));
       expect(reader.chunks.reduce((s, c) => s + c.frames, 0)).toBe(reader.frames);

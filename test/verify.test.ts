@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Hasher64 } from '../kernels/hash64.js';
 import { Frame } from '../src/frame/frame.js';
+import { FrameHasher } from '../src/frame/hash.js';
 import { StreamReader, StreamWriter, verifyStream } from '../src/index.js';
 import { tempDir } from './helpers/cli.js';
 import { recordWithFrames } from './helpers/streams.js';
@@ -41,7 +41,7 @@ describe('verifyStream', () => {
     const forged = join(tempDir(), 'forged.xrs');
     const writer = new StreamWriter(forged, reader.header);
     const frame = new Frame(reader.layout);
-    const hasher = new Hasher64();
+    const hasher = new FrameHasher(reader.layout, false);
     const hash = new Uint32Array(2);
     let editedTick = -1;
     for (const stored of reader.framesInOrder()) {
@@ -52,10 +52,7 @@ describe('verifyStream', () => {
         words = words.subarray(1 + (words[0] & 0xffff));
       }
       frame.setEvents(words, words.length);
-      hasher.reset();
-      hasher.update(frame.words, frame.words.length);
-      hasher.update(frame.events, frame.eventWords);
-      hasher.digest(hash);
+      hasher.digest(frame.words, frame.events, frame.eventWords, hash);
       writer.append(frame, hash);
     }
     writer.close(new Uint32Array(2));

@@ -17,6 +17,16 @@ export const EventType = {
   SensorEnter: 3,
   /** A collider left a sensor. */
   SensorExit: 4,
+  /** A hand left the headset's tracking volume (or tracking was switched off). Payload: hand (0 left, 1 right). */
+  TrackingLost: 5,
+  /** A hand is tracked again. Payload: hand (0 left, 1 right). */
+  TrackingRegained: 6,
+  /**
+   * A hand or controller was sent beyond arm's reach; it stopped at the edge of reach. Payload: part
+   * (0 left hand, 1 right hand, 2 left controller, 3 right controller), then the target's distance from the
+   * shoulder and the reach, as float32 bits.
+   */
+  TargetUnreachable: 7,
 } as const;
 /** One of {@link EventType}'s values. */
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -27,6 +37,9 @@ export const EVENT_NAMES: Record<number, string> = {
   [EventType.ContactStop]: 'contact-stop',
   [EventType.SensorEnter]: 'sensor-enter',
   [EventType.SensorExit]: 'sensor-exit',
+  [EventType.TrackingLost]: 'tracking-lost',
+  [EventType.TrackingRegained]: 'tracking-regained',
+  [EventType.TargetUnreachable]: 'target-unreachable',
 };
 
 /** A decoded event, for tools and tests (hot paths walk the words directly). */

@@ -1,7 +1,7 @@
 /**
  * One frame in memory. The live session and the stream reader both hand validators a {@link FrameView}.
  */
-import { findChannel, POSE_FLOATS, type FrameLayout } from './layout.js';
+import { POSE_FLOATS, type FrameLayout } from './layout.js';
 
 /** Read-only view of a frame: what validators and `onFrame` callbacks see. Valid only during the call. */
 export interface FrameView {
@@ -14,6 +14,8 @@ export interface FrameView {
   /** Event records (see `frame/events.ts`); only the first `eventWords` words are valid. */
   readonly events: Uint32Array;
   readonly eventWords: number;
+  /** A fixed-size channel's floats by name (`head`, `hand-left`, `contacts`, ...), or undefined if absent. */
+  channel(name: string): Float32Array | undefined;
 }
 
 /** A mutable frame: the fixed section plus a growable event buffer. Reused every tick. */
@@ -26,15 +28,22 @@ export class Frame implements FrameView {
   events: Uint32Array;
   eventWords = 0;
   private readonly view: DataView;
+  private readonly channels = new Map<string, Float32Array>();
 
   constructor(readonly layout: FrameLayout) {
     const buffer = new ArrayBuffer(layout.fixedBytes);
     this.words = new Uint32Array(buffer);
     this.bytes = new Uint8Array(buffer);
     this.view = new DataView(buffer);
-    const bodies = findChannel(layout, 'bodies');
-    this.bodyPoses = new Float32Array(buffer, bodies?.offset ?? 0, (bodies?.bytes ?? 0) / 4);
+    for (const c of layout.channels) {
+      if (c.kind !== 'time' && c.offset !== undefined && c.bytes !== undefined) this.channels.set(c.name, new Float32Array(buffer, c.offset, c.bytes / 4));
+    }
+    this.bodyPoses = this.channels.get('bodies') ?? new Float32Array(0);
     this.events = new Uint32Array(64);
+  }
+
+  channel(name: string): Float32Array | undefined {
+    return this.channels.get(name);
   }
 
   get tick(): number {

@@ -12,18 +12,28 @@ import type { SimModel } from '../model/types.js';
 export const POSE_FLOATS = 7;
 /** Bytes of the time channel: u32 tick, u32 reserved (0), f64 seconds. */
 export const TIME_CHANNEL_BYTES = 16;
+/** Floats per hand joint: position xyz, quaternion xyzw, radius. */
+export const HAND_JOINT_FLOATS = 8;
+/** Floats per hand channel: 26 joints, then the tracked flag (1 or 0). */
+export const HAND_CHANNEL_FLOATS = 26 * HAND_JOINT_FLOATS + 1;
+/** Floats per controller: connected flag, grip pose, target-ray pose, 6 button values, 4 axes. */
+export const CONTROLLER_CHANNEL_FLOATS = 1 + 7 + 7 + 6 + 4;
+/** Floats per contact probe: distance (negative = penetration), normal xyz, surface (static index, −1 none). */
+export const CONTACT_PROBE_FLOATS = 5;
+/** Probes per hand: thumb, index, middle, ring and little tips, then the palm. */
+export const CONTACT_PROBES_PER_HAND = 6;
 
 /** One entry of the channel table. */
 export interface ChannelDescriptor {
   /** Stable channel name (`time`, `bodies`, `events`). */
   name: string;
   /** How to read it. */
-  kind: 'time' | 'poses' | 'events';
+  kind: 'time' | 'poses' | 'hand' | 'controller' | 'contacts' | 'events';
   /** Byte offset in the fixed section; absent for variable-length channels. */
   offset?: number;
   /** Bytes in the fixed section; absent for variable-length channels. */
   bytes?: number;
-  /** For `poses`: the entries, as `origin:id` (for example `task:ball`). */
+  /** For `poses`: the entries, as `origin:id` (for example `task:ball`); for `contacts`, the probes. */
   ids?: string[];
   /** A human description of the layout. */
   layout: string;
@@ -43,21 +53,75 @@ export function qualifiedId(origin: string, id: string): string {
 
 /** The frame layout of a model. */
 export function frameLayoutFor(model: SimModel): FrameLayout {
-  const bodyBytes = model.bodies.length * POSE_FLOATS * 4;
-  const channels: ChannelDescriptor[] = [
-    { name: 'time', kind: 'time', offset: 0, bytes: TIME_CHANNEL_BYTES, layout: 'u32 tick, u32 reserved, f64 seconds' },
-    {
-      name: 'bodies',
-      kind: 'poses',
-      offset: TIME_CHANNEL_BYTES,
-      bytes: bodyBytes,
-      ids: model.bodies.map((b) => qualifiedId(b.origin, b.id)),
-      layout: 'per body: f32 position x,y,z, f32 quaternion x,y,z,w (world frame)',
-    },
-    { name: 'events', kind: 'events', layout: 'u32 records: header (type << 16 | payload words), then payload' },
-  ];
-  const fixedBytes = TIME_CHANNEL_BYTES + bodyBytes + ((bodyBytes % 8) === 0 ? 0 : 4);
-  return { channels, fixedBytes };
+  const channels: ChannelDescriptor[] = [];
+  let offset = 0;
+  const add = (channel: Omit<ChannelDescriptor, 'offset'>) => {
+    channels.push({ ...channel, offset });
+    offset += channel.bytes ?? 0;
+  };
+  add({ name: 'time', kind: 'time', bytes: TIME_CHANNEL_BYTES, layout: 'u32 tick, u32 reserved, f64 seconds' });
+  add({
+    name: 'bodies',
+    kind: 'poses',
+    bytes: model.bodies.length * POSE_FLOATS * 4,
+    ids: model.bodies.map((b) => qualifiedId(b.origin, b.id)),
+    layout: 'per body: f32 position x,y,z, f32 quaternion x,y,z,w (world frame)',
+  });
+  add({ name: 'head', kind: 'poses', bytes: POSE_FLOATS * 4, ids: ['head'], layout: 'f32 eye-centre position x,y,z, f32 quaternion x,y,z,w (−Z forward)' });
+  if (model.user.inputs.hands) {
+    for (const side of ['left', 'right']) {
+      add({
+        name: `hand-${side}`,
+        kind: 'hand',
+        bytes: HAND_CHANNEL_FLOATS * 4,
+        layout: 'per OpenXR joint (26): f32 position x,y,z, quaternion x,y,z,w, radius; then f32 tracked (1 or 0)',
+      });
+    }
+    add({
+      name: 'contacts',
+      kind: 'contacts',
+      bytes: 2 * CONTACT_PROBES_PER_HAND * CONTACT_PROBE_FLOATS * 4,
+      ids: ['left', 'right'].flatMap((side) => ['thumb-tip', 'index-tip', 'middle-tip', 'ring-tip', 'little-tip', 'palm'].map((p) => `${side}:${p}`)),
+      layout: 'per probe: f32 signed distance skin-to-surface (negative = penetration), normal x,y,z, static index (-1 none)',
+    });
+  }
+  if (model.user.inputs.controllers) {
+    for (const side of ['left', 'right']) {
+      add({
+        name: `controller-${side}`,
+        kind: 'controller',
+        bytes: CONTROLLER_CHANNEL_FLOATS * 4,
+        layout: 'f32 connected; grip position, quaternion; target-ray position, quaternion; 6 xr-standard buttons; 4 axes',
+      });
+    }
+  }
+  add({ name: 'events', kind: 'events', layout: 'u32 records: header (type << 16 | payload words), then payload' });
+  return { channels, fixedBytes: offset + (offset % 8 === 0 ? 0 : 4) };
+}
+
+/** How each word of the fixed section is quantised in a quantised stream. */
+export const QuantClass = { Raw: 0, Position: 1, Rotation: 2 } as const;
+
+/** The quantisation class of every word of a layout's fixed section. */
+export function quantisationClasses(layout: FrameLayout): Uint8Array {
+  const classes = new Uint8Array(layout.fixedBytes / 4);
+  const { Position: P, Rotation: R, Raw: _ } = QuantClass;
+  const pose = [P, P, P, R, R, R, R];
+  for (const c of layout.channels) {
+    if (c.offset === undefined || c.bytes === undefined) continue;
+    const first = c.offset / 4;
+    const words = c.bytes / 4;
+    let pattern: number[] | null = null;
+    if (c.kind === 'poses') pattern = pose;
+    else if (c.kind === 'hand') pattern = [...pose, P];
+    if (pattern) {
+      const repeats = c.kind === 'hand' ? 26 : words / pattern.length;
+      for (let i = 0; i < repeats * pattern.length; i++) classes[first + i] = pattern[i % pattern.length];
+    } else if (c.kind === 'controller') {
+      classes.set([_, ...pose, ...pose], first);
+    }
+  }
+  return classes;
 }
 
 /** Finds a channel by name, or undefined. */

@@ -58,14 +58,29 @@ function compiledSchema(schemaPath: string): ValidateFunction {
  */
 export function validateAgainstSchema(schemaPath: string, data: unknown, file: string, dependencies: string[] = []): void {
   for (const dependency of dependencies) compiledSchema(dependency);
-  const validate = compiledSchema(schemaPath);
+  report(compiledSchema(schemaPath), data, file, '');
+}
+
+/**
+ * Validates `data` against one definition of a schema (`#/definitions/<name>`), for documents that embed
+ * that part alone (a session spec's `user`). Errors are reported under `prefix` (such as `/user`).
+ */
+export function validateAgainstDefinition(schemaPath: string, definition: string, data: unknown, file: string, prefix: string, dependencies: string[] = []): void {
+  for (const dependency of dependencies) compiledSchema(dependency);
+  const root = compiledSchema(schemaPath).schema as { $id: string };
+  const validate = ajv.getSchema(`${root.$id}#/definitions/${definition}`);
+  if (!validate) throw new Error(`schema ${schemaPath} has no definition "${definition}"`);
+  report(validate, data, file, prefix);
+}
+
+function report(validate: ValidateFunction, data: unknown, file: string, prefix: string): void {
   if (validate(data)) return;
   const errors = pickMostSpecific(validate.errors ?? []);
   const first = errors[0];
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
   throw new XrsimInputError(describeAjvError(first) + more, {
     file,
-    jsonPath: pointerToJsonPath(errorPointer(first)),
+    jsonPath: pointerToJsonPath(prefix + errorPointer(first)),
     expected: expectedFor(first),
   });
 }

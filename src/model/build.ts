@@ -10,7 +10,12 @@ import { KERNEL_VERSION } from '../version.js';
 import { contentHash, deepFreeze } from './canonical.js';
 import type { SurfaceSpec } from '../scene/types.js';
 import type { FixtureSpec } from '../task/types.js';
-import type { BodyModel, ColliderModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
+import { DIGIT_BASES, J } from '../../kernels/hand-fk.js';
+import { resolveUser } from '../user/config.js';
+import { loadHandModel, type HandModel } from '../user/hand-model.js';
+import { resolvePose } from '../user/poses.js';
+import { createFkScratch, handLocalPoses } from '../../kernels/hand-fk.js';
+import type { BodyModel, ColliderModel, HandPartModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
 
 /** Default tick: 90 Hz, the common headset refresh rate. */
 export const DEFAULT_DT = 1 / 90;
@@ -111,7 +116,31 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
     });
   }
 
-  const hashInputs = { kernelVersion: KERNEL_VERSION, scene: sceneSpec, task: taskSpec, timing };
+  const handModel = loadHandModel(options.handModel ?? 'medium');
+  const handModelSpec = withoutSchemaKey(handModel.spec);
+  const user = resolveUser(handModelSpec, taskSpec.user, options.user, taskFrame, needWidth, task.file);
+  const handParts: HandPartModel[] = [];
+  if (user.inputs.hands) {
+    for (const hand of [0, 1] as const) {
+      for (const part of handPartShapes(handModel)) {
+        const index = colliders.length;
+        colliders.push({
+          index,
+          owner: { kind: 'hand', index: handParts.length },
+          shape: part.shape,
+          localPose: { position: [0, 0, 0], rotation: [0, 0, 0, 1] },
+          // Skin on most surfaces: grippy, barely bouncy.
+          friction: 0.9,
+          restitution: 0.05,
+          density: 0,
+          sensor: false,
+        });
+        handParts.push({ hand, joint: part.joint, halfLength: part.halfLength, collider: index });
+      }
+    }
+  }
+
+  const hashInputs = { kernelVersion: KERNEL_VERSION, scene: sceneSpec, task: taskSpec, timing, handModel: handModelSpec, user: options.user ?? null };
   const model: SimModel = {
     hash: contentHash(hashInputs),
     kernelVersion: KERNEL_VERSION,
@@ -126,7 +155,9 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
     colliders,
     randomize: taskSpec.randomize ?? [],
     validators: taskSpec.validators,
-    sources: { scene: sceneSpec, task: taskSpec },
+    user,
+    handParts,
+    sources: { scene: sceneSpec, task: taskSpec, handModel: handModelSpec, ...(options.user ? { user: options.user } : {}) },
   };
   return deepFreeze(model);
 }
@@ -164,4 +195,37 @@ function dynamicMaterial(object: PlacedGeometrySpec & { mass: number; friction: 
 function withoutSchemaKey<T extends { $schema?: string }>(spec: T): T {
   const { $schema: _ignored, ...rest } = spec;
   return structuredClone(rest) as T;
+}
+
+/**
+ * The shapes of one hand's kinematic parts: a capsule along each phalanx (thumb from its metacarpal, fingers
+ * from their proximal phalanx; the finger metacarpals lie inside the palm box), and the palm as a box sized
+ * from the open hand.
+ */
+function handPartShapes(model: HandModel): { joint: number; halfLength: number; shape: ColliderModel['shape'] }[] {
+  const { boneLength, radius } = model.skeleton;
+  const parts: { joint: number; halfLength: number; shape: ColliderModel['shape'] }[] = [];
+  const bone = (joint: number) =>
+    parts.push({
+      joint,
+      halfLength: boneLength[joint] / 2,
+      shape: { type: 'capsule', radius: Math.min(radius[joint], radius[joint + 1]), length: boneLength[joint] },
+    });
+  for (const joint of [J.ThumbMetacarpal, J.ThumbMetacarpal + 1, J.ThumbMetacarpal + 2]) bone(joint);
+  for (const base of DIGIT_BASES.slice(1)) for (const joint of [base + 1, base + 2, base + 3]) bone(joint);
+  const local = createFkScratch();
+  handLocalPoses(model.skeleton, resolvePose('open', model).angles, local);
+  const x = (j: number) => local[j * 7];
+  const z = (j: number) => local[j * 7 + 2];
+  const index = DIGIT_BASES[1] + 1;
+  const little = DIGIT_BASES[4] + 1;
+  parts.push({
+    joint: J.Palm,
+    halfLength: 0,
+    shape: {
+      type: 'box',
+      size: [Math.abs(x(little) - x(index)) + radius[index], 1.2 * radius[J.Palm], Math.abs(z(J.MiddleProximal) - z(J.MiddleMetacarpal))],
+    },
+  });
+  return parts;
 }

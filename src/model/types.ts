@@ -7,6 +7,8 @@ import type { Pose } from '../geometry/math.js';
 import type { SemanticLabel, ShapeSpec, Vec3 } from '../geometry/types.js';
 import type { SceneSpec } from '../scene/types.js';
 import type { RandomizeSpec, TaskSpec, ValidatorSpec } from '../task/types.js';
+import type { UserModel, UserOptions } from '../user/config.js';
+import type { HandModelSpec } from '../user/hand-model.js';
 
 /** Where an object was declared. Scene and task ids live in separate namespaces. */
 export type ObjectOrigin = 'scene' | 'task';
@@ -14,8 +16,8 @@ export type ObjectOrigin = 'scene' | 'task';
 /** One collision primitive, in creation order (its index is stable and used in events). */
 export interface ColliderModel {
   readonly index: number;
-  /** What owns it. */
-  readonly owner: { readonly kind: 'static' | 'sensor' | 'body'; readonly index: number };
+  /** What owns it. For `hand`, the index is the hand part (see `SimModel.handParts`). */
+  readonly owner: { readonly kind: 'static' | 'sensor' | 'body' | 'hand'; readonly index: number };
   readonly shape: ShapeSpec;
   /** Pose relative to the owning body. */
   readonly localPose: Pose;
@@ -57,6 +59,20 @@ export interface BodyModel {
   readonly colliders: readonly number[];
 }
 
+/**
+ * A piece of a hand that pushes the physical world: a capsule along one phalanx, or the palm box. Each is a
+ * kinematic body moved to the hand's pose every tick.
+ */
+export interface HandPartModel {
+  /** 0 = left hand, 1 = right hand. */
+  readonly hand: 0 | 1;
+  /** The OpenXR joint the part is posed by (the bone's base joint, or the palm). */
+  readonly joint: number;
+  /** For a bone: half its length (the capsule's centre is this far along the bone). 0 for the palm. */
+  readonly halfLength: number;
+  readonly collider: number;
+}
+
 /** Fixed-step timing. */
 export interface TimingModel {
   /** Seconds per tick. */
@@ -87,8 +103,12 @@ export interface SimModel {
   readonly colliders: readonly ColliderModel[];
   readonly randomize: readonly RandomizeSpec[];
   readonly validators: readonly ValidatorSpec[];
+  /** The simulated user: hand model, posture, start, inputs, tracking volume, contact limit, perturbation. */
+  readonly user: UserModel;
+  /** Kinematic hand parts (empty when the session has no hands), left hand first. */
+  readonly handParts: readonly HandPartModel[];
   /** The validated source documents, embedded in stream headers so a stream replays without the files. */
-  readonly sources: { readonly scene: SceneSpec; readonly task: TaskSpec };
+  readonly sources: { readonly scene: SceneSpec; readonly task: TaskSpec; readonly handModel: HandModelSpec; readonly user?: UserOptions };
 }
 
 /** Options that change the model without editing files. */
@@ -97,4 +117,8 @@ export interface ModelOptions {
   substeps?: number;
   /** Simulated seconds (overrides the task's `duration`). */
   duration?: number;
+  /** The hand model (default: the shipped `medium`). */
+  handModel?: HandModelSpec;
+  /** User options overriding the task's `user` section. */
+  user?: UserOptions;
 }

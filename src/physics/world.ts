@@ -52,10 +52,24 @@ export class PhysicsWorld {
   private target: Frame | undefined;
   private poseTarget: Float32Array | undefined;
 
+  /** Rapier handles of the two hands' kinematic bodies (left, right). */
+  private readonly handHandles = new Float64Array(2);
+  /** Rapier collider handles of the hand parts, in model order. */
+  private readonly handPartHandles: Float64Array;
+  /** Last wrist poses (2 × 7) and part poses (7 each) given, to skip what did not move. */
+  private readonly lastWrists = new Float64Array(14);
+  private readonly lastParts: Float64Array;
+  private readonly colliderRaw: InstanceType<Rapier['World']>['colliders']['raw'];
+
+  /**
+   * @param initial the dynamic bodies' initial state, in model order
+   * @param hands the hands' initial poses (see {@link PhysicsWorld.moveHands})
+   */
   constructor(
     rapier: Rapier,
     readonly model: SimModel,
     initial: readonly InitialBodyState[],
+    hands: { wrists: Float64Array; parts: Float64Array },
   ) {
     const { timing, gravity } = model;
     this.world = new rapier.World({ x: gravity[0], y: gravity[1], z: gravity[2] });
@@ -88,6 +102,29 @@ export class PhysicsWorld {
       for (const c of bodyModel.colliders) this.addCollider(rapier, c, body);
     });
 
+    // Hands: one kinematic body per hand at the wrist, carrying a collider per hand part posed relative to
+    // it. They push dynamic bodies; static geometry is ignored (Rapier's default active collision types),
+    // and parts of one hand never collide with each other (same body).
+    this.colliderRaw = this.world.colliders.raw;
+    this.handPartHandles = new Float64Array(model.handParts.length);
+    this.lastParts = new Float64Array(hands.parts);
+    this.lastWrists.set(hands.wrists);
+    if (model.handParts.length > 0) {
+      const bodies = [0, 1].map((h) => {
+        const w = hands.wrists.subarray(h * 7, h * 7 + 7);
+        const desc = rapier.RigidBodyDesc.kinematicPositionBased()
+          .setTranslation(w[0], w[1], w[2])
+          .setRotation({ x: w[3], y: w[4], z: w[5], w: w[6] });
+        const body = this.world.createRigidBody(desc);
+        this.handHandles[h] = body.handle;
+        return body;
+      });
+      model.handParts.forEach((part, i) => {
+        const handle = this.addCollider(rapier, part.collider, bodies[part.hand], hands.parts.subarray(i * 7, i * 7 + 7));
+        this.handPartHandles[i] = handle;
+      });
+    }
+
     // Bound once: passing a fresh closure every tick would allocate.
     this.onCollision = (h1, h2, started) => this.record(h1, h2, started);
     this.onActiveBody = (handle) => {
@@ -96,21 +133,47 @@ export class PhysicsWorld {
     };
   }
 
-  private addCollider(rapier: Rapier, index: number, body: InstanceType<Rapier['RigidBody']>): void {
+  /** Creates model collider `index` on `body`, at its model pose or at `pose` (7 numbers) relative to the body. */
+  private addCollider(rapier: Rapier, index: number, body: InstanceType<Rapier['RigidBody']>, pose?: ArrayLike<number>): number {
     const c = this.model.colliders[index];
+    const position = pose ? [pose[0], pose[1], pose[2]] : c.localPose.position;
+    const rotation = pose ? [pose[3], pose[4], pose[5], pose[6]] : c.localPose.rotation;
     const desc = colliderDesc(rapier, c.shape)
-      .setTranslation(c.localPose.position[0], c.localPose.position[1], c.localPose.position[2])
-      .setRotation(quat(c.localPose.rotation))
+      .setTranslation(position[0], position[1], position[2])
+      .setRotation(quat(rotation))
       .setFriction(c.friction)
       .setRestitution(c.restitution)
       .setSensor(c.sensor);
     if (c.density > 0) desc.setDensity(c.density);
-    // Events come from dynamic bodies and sensors; static-static pairs never touch.
+    // Events come from dynamic bodies and sensors (a hand touching a prop reports through the prop).
     if (c.sensor || c.owner.kind === 'body') desc.setActiveEvents(rapier.ActiveEvents.COLLISION_EVENTS);
     const collider = this.world.createCollider(desc, body);
     this.colliderIndex.set(collider.handle, index);
     this.colliderHandles[index] = collider.handle;
     this.sensorCollider[index] = c.sensor ? 1 : 0;
+    return collider.handle;
+  }
+
+  /**
+   * Sets where the hands must be at the end of the next step: `wrists` holds each hand's wrist pose (2 × 7
+   * numbers, world), `parts` each part's pose relative to its wrist (7 each). What did not move is skipped.
+   */
+  moveHands(wrists: Float64Array, parts: Float64Array): void {
+    const raw = this.raw;
+    for (let h = 0; h < 2 && this.handPartHandles.length > 0; h++) {
+      if (!changed(wrists, this.lastWrists, h * 7)) continue;
+      const o = h * 7;
+      raw.rbSetNextKinematicTranslation(this.handHandles[h], wrists[o], wrists[o + 1], wrists[o + 2]);
+      raw.rbSetNextKinematicRotation(this.handHandles[h], wrists[o + 3], wrists[o + 4], wrists[o + 5], wrists[o + 6]);
+    }
+    const colliders = this.colliderRaw;
+    for (let i = 0; i < this.handPartHandles.length; i++) {
+      const o = i * 7;
+      if (!changed(parts, this.lastParts, o)) continue;
+      const c = this.handPartHandles[i];
+      colliders.coSetTranslationWrtParent(c, parts[o], parts[o + 1], parts[o + 2]);
+      colliders.coSetRotationWrtParent(c, parts[o + 3], parts[o + 4], parts[o + 5], parts[o + 6]);
+    }
   }
 
   /** Advances one tick (all substeps), appending this tick's collision events to `frame`. */
@@ -195,6 +258,15 @@ export class PhysicsWorld {
     this.queue.free();
     this.world.free();
   }
+}
+
+/** True if the pose at `o` differs from `last`; then copies it into `last`. */
+function changed(poses: Float64Array, last: Float64Array, o: number): boolean {
+  let same = true;
+  for (let k = 0; k < 7; k++) same &&= poses[o + k] === last[o + k];
+  if (same) return false;
+  for (let k = 0; k < 7; k++) last[o + k] = poses[o + k];
+  return true;
 }
 
 /**

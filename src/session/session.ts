@@ -21,6 +21,9 @@ import type { Validator } from '../validate/types.js';
 import { verdict, type SessionResult } from './result.js';
 import { normalizeSpec, type Hand, type RecordOptions, type SessionSpec } from './spec.js';
 import { SimState } from './state.js';
+import { userControls, type UserControls } from '../user/user.js';
+import { loadHandModel } from '../user/hand-model.js';
+import { validateUserOptions } from '../task/load.js';
 
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
@@ -40,6 +43,8 @@ export interface RunHooks {
 /** One running simulation. Create it with {@link createSession} or {@link Session.create}. */
 export class Session {
   readonly state: SimState;
+  /** Scripting the simulated user: hands, head and controllers, on the simulation clock. */
+  readonly user: UserControls;
   private readonly validators: Validator;
   private readonly recorder: StreamWriter | undefined;
   private onFrame: RunHooks['onFrame'];
@@ -53,7 +58,8 @@ export class Session {
     readonly dominantHand: Hand,
     private readonly recordOptions: RecordOptions | undefined,
   ) {
-    this.state = new SimState(rapier, model, seed);
+    this.state = new SimState(rapier, model, seed, dominantHand);
+    this.user = userControls(this.state.user);
     this.validators = createTaskValidators(model);
     this.recorder = recordOptions
       ? new StreamWriter(
@@ -71,6 +77,7 @@ export class Session {
       : undefined;
     // Frame 0 is the initial state, before any step.
     this.state.physics.readPoses(this.state.frame.bodyPoses, true);
+    this.state.writeUserChannels(true);
     this.state.frame.setTime(0, 0);
     this.commitFrame();
   }
@@ -107,12 +114,15 @@ export class Session {
     const state = this.state;
     const frame = state.frame;
     state.tick++;
+    const t = state.tick * this.model.timing.dt;
     frame.eventWords = 0;
-    // actors, user: later stages plug in here.
+    // actors: a later stage plugs in here.
+    state.updateUser(t);
     state.physics.step(frame);
     state.physics.readPoses(frame.bodyPoses);
     // sensing, app host: later stages plug in here.
-    frame.setTime(state.tick, state.tick * this.model.timing.dt);
+    state.writeUserChannels();
+    frame.setTime(state.tick, t);
     this.commitFrame();
     return frame;
   }
@@ -195,6 +205,8 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const spec = normalizeSpec(input);
   const task = loadTask(spec.task);
   const scene = loadScene(spec.scene ?? task.spec.scene);
-  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration });
+  const handModel = spec.handModel === undefined ? undefined : loadHandModel(spec.handModel).spec;
+  if (spec.user !== undefined) validateUserOptions(spec.user);
+  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user });
   return Session.create(model, { seed: spec.seed, dominantHand: spec.dominantHand, record: spec.record });
 }

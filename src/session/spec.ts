@@ -5,6 +5,8 @@ import { XrsimInputError } from '../errors.js';
 import type { SceneSpec } from '../scene/types.js';
 import type { StreamEncoding } from '../stream/format.js';
 import type { TaskSpec } from '../task/types.js';
+import type { UserOptions } from '../user/config.js';
+import type { HandModelSpec } from '../user/hand-model.js';
 
 /** Which hand is dominant. The other one is the `other` hand. */
 export type Hand = 'right' | 'left';
@@ -35,12 +37,16 @@ export interface SessionSpec {
   substeps?: number;
   /** Simulated seconds, overriding the task. */
   duration?: number;
+  /** Hand model: `small`, `medium` (default) or `large`, a path to a hand-model file, or an inline model. */
+  handModel?: string | HandModelSpec;
+  /** User options (posture, inputs, tracking, contact, perturbation), overriding the task's `user`. */
+  user?: UserOptions;
   /** Record a frame stream. */
   record?: RecordOptions;
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'record']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'record']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -70,6 +76,12 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   }
   if (spec.duration !== undefined && !(typeof spec.duration === 'number' && spec.duration > 0 && spec.duration <= 86400)) {
     fail('duration', `duration must be a positive number of seconds, got ${JSON.stringify(spec.duration)}`, 'seconds in (0, 86400]');
+  }
+  if (spec.handModel !== undefined && typeof spec.handModel !== 'string' && (typeof spec.handModel !== 'object' || spec.handModel === null)) {
+    fail('handModel', 'invalid hand model', 'small, medium, large, a path or a hand-model object');
+  }
+  if (spec.user !== undefined && (typeof spec.user !== 'object' || spec.user === null || Array.isArray(spec.user))) {
+    fail('user', 'invalid user options', 'an object (see the task schema\'s user section)');
   }
   if (spec.record !== undefined) checkRecord(spec.record, fail);
   return { ...(spec as unknown as SessionSpec), dominantHand: hand as Hand };

@@ -5,10 +5,15 @@ import { Hasher64 } from '../../kernels/hash64.js';
 import { rotateVec } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import { Frame } from '../frame/frame.js';
+import { FrameHasher } from '../frame/hash.js';
 import { frameLayoutFor } from '../frame/layout.js';
 import type { SimModel } from '../model/types.js';
 import { PhysicsWorld, type InitialBodyState, initPhysics } from '../physics/world.js';
-import { RandomStreams } from '../random.js';
+import { RandomStreams, type RandomStream } from '../random.js';
+import { writeUserChannels } from '../user/channels.js';
+import { createHandPartPoses, handPartPoses, type HandPartPoses } from '../user/hand-parts.js';
+import { SimUser } from '../user/user.js';
+import type { Hand } from './spec.js';
 
 /** The mutable state of one session. */
 export class SimState {
@@ -22,27 +27,54 @@ export class SimState {
   readonly frameHash = new Uint32Array(2);
   /** Chained hash of every frame so far. */
   readonly sessionHash = new Uint32Array(2);
-  private readonly hasher = new Hasher64();
+  private readonly frameHasher: FrameHasher;
+  private readonly chainHasher = new Hasher64();
   private readonly chain = new Uint32Array(4);
+
+  /** The simulated user (head, hands, controllers). */
+  readonly user: SimUser;
+  /** Poses of the hands' kinematic bodies and parts this tick. */
+  readonly handParts: HandPartPoses;
+  private readonly trackingNoise: RandomStream | null;
 
   constructor(
     rapier: Awaited<ReturnType<typeof initPhysics>>,
     readonly model: SimModel,
     seed: number,
+    dominantHand: Hand,
   ) {
     this.random = new RandomStreams(seed);
-    this.physics = new PhysicsWorld(rapier, model, initialConditions(model, this.random));
     this.frame = new Frame(frameLayoutFor(model));
+    this.frameHasher = new FrameHasher(this.frame.layout, true);
+    // The user is placed first (tick 0), so the hands' kinematic bodies are created where the hands are.
+    this.user = new SimUser(model, dominantHand, this.random);
+    this.user.update(0, model.timing.dt, this.frame);
+    this.handParts = createHandPartPoses(model);
+    handPartPoses(model, this.user, this.handParts);
+    this.physics = new PhysicsWorld(rapier, model, initialConditions(model, this.random), this.handParts);
+    this.trackingNoise = model.user.perturbation ? this.random.get('tracking-noise') : null;
+  }
+
+  /** Runs the user stage for time `t`: moves the user and the hands' kinematic bodies. */
+  updateUser(t: number): void {
+    this.user.update(t, this.model.timing.dt, this.frame);
+    const hands = this.user.hands;
+    if (hands && (hands.left.changed || hands.right.changed)) {
+      handPartPoses(this.model, this.user, this.handParts);
+      this.physics.moveHands(this.handParts.wrists, this.handParts.parts);
+    }
+  }
+
+  /** Writes the user's channels into the frame (`all`: even those that did not change). */
+  writeUserChannels(all = false): void {
+    writeUserChannels(this.user, this.frame, this.trackingNoise, all);
   }
 
   /** Hashes the current frame and chains it into the session hash. */
   hashFrame(): void {
-    const h = this.hasher;
     const frame = this.frame;
-    h.reset();
-    h.update(frame.words, frame.words.length);
-    h.update(frame.events, frame.eventWords);
-    h.digest(this.frameHash);
+    this.frameHasher.digest(frame.words, frame.events, frame.eventWords, this.frameHash);
+    const h = this.chainHasher;
     this.chain[0] = this.sessionHash[0];
     this.chain[1] = this.sessionHash[1];
     this.chain[2] = this.frameHash[0];

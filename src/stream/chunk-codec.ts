@@ -3,17 +3,10 @@
  * The buffers are allocated once per writer or reader and reused for every chunk.
  */
 import { decodeFrames, DeltaMode, encodeFrames } from '../../kernels/chunk-transform.js';
-import { dequantisePoses, quantisePoses } from '../../kernels/quantise.js';
+import { dequantiseRow, quantiseRow } from '../../kernels/quantise.js';
 import type { Frame } from '../frame/frame.js';
-import { POSE_FLOATS, type ChannelDescriptor } from '../frame/layout.js';
+import { quantisationClasses, type ChannelDescriptor } from '../frame/layout.js';
 import type { StreamEncoding } from './format.js';
-
-/** Word ranges of the pose channels, which the quantised encoding converts. */
-function poseRanges(channels: readonly ChannelDescriptor[]): { word: number; poses: number }[] {
-  return channels
-    .filter((c) => c.kind === 'poses' && c.offset !== undefined && c.bytes !== undefined)
-    .map((c) => ({ word: c.offset! / 4, poses: c.bytes! / 4 / POSE_FLOATS }));
-}
 
 /** Accumulates frames and packs them into a raw (not yet deflated) chunk payload. */
 export class ChunkPacker {
@@ -30,7 +23,7 @@ export class ChunkPacker {
   private eventWords = 0;
   private payload: Uint8Array;
   private readonly quantised: boolean;
-  private readonly poses: { word: number; poses: number }[];
+  private readonly classes: Uint8Array;
 
   constructor(fixedBytes: number, chunkFrames: number, channels: readonly ChannelDescriptor[], encoding: StreamEncoding) {
     this.capacity = chunkFrames;
@@ -43,7 +36,7 @@ export class ChunkPacker {
     this.eventCounts = new Uint32Array(chunkFrames);
     this.payload = new Uint8Array(chunkFrames * (12 + fixedBytes) + 4096);
     this.quantised = encoding === 'quantised';
-    this.poses = poseRanges(channels);
+    this.classes = quantisationClasses({ channels: [...channels], fixedBytes });
   }
 
   /** Adds a frame and its 64-bit hash. */
@@ -52,12 +45,7 @@ export class ChunkPacker {
     if (f === 0) this.firstTick = frame.tick;
     const row = f * this.wordsPerFrame;
     this.fixed.set(frame.words, row);
-    if (this.quantised) {
-      for (const range of this.poses) {
-        // In place: each float is read before its word is overwritten by the integer.
-        quantisePoses(this.fixedAsFloat, row + range.word, range.poses, this.fixedAsInt, row + range.word);
-      }
-    }
+    if (this.quantised) quantiseRow(this.fixedAsFloat, this.fixedAsInt, row, this.classes);
     this.hashes[f * 2] = hash[0];
     this.hashes[f * 2 + 1] = hash[1];
     this.eventCounts[f] = frame.eventWords;
@@ -133,12 +121,8 @@ export function unpackChunk(
   if (quantised) {
     const asInt = new Int32Array(fixed.buffer);
     const asFloat = new Float32Array(fixed.buffer);
-    for (const range of poseRanges(channels)) {
-      for (let f = 0; f < frames; f++) {
-        const row = f * wordsPerFrame + range.word;
-        dequantisePoses(asInt, row, range.poses, asFloat, row);
-      }
-    }
+    const classes = quantisationClasses({ channels: [...channels], fixedBytes });
+    for (let f = 0; f < frames; f++) dequantiseRow(asInt, asFloat, f * wordsPerFrame, classes);
   }
   const events = words.slice(eventWordStart, eventWordStart + eventStarts[frames]);
   return { index, firstTick, frames, hashes, fixed, eventStarts, events };

@@ -21,6 +21,8 @@
 import type { ChannelDescriptor } from '../frame/layout.js';
 import type { SceneSpec } from '../scene/types.js';
 import type { TaskSpec } from '../task/types.js';
+import type { UserOptions } from '../user/config.js';
+import type { HandModelSpec } from '../user/hand-model.js';
 
 /** First 8 bytes of every stream. */
 export const HEADER_MAGIC = 'XRSTREAM';
@@ -65,8 +67,8 @@ export interface StreamHeader {
   dominantHand: 'right' | 'left';
   /** The session as run: task and scene ids, seed, hand, and the model's substeps and duration. */
   spec: Record<string, unknown>;
-  /** The validated scene and task, so `verify` and `replay` need no files. */
-  sources: { scene: SceneSpec; task: TaskSpec };
+  /** The validated scene, task, hand model and user options, so `verify` and `replay` need no files. */
+  sources: { scene: SceneSpec; task: TaskSpec; handModel: HandModelSpec; user?: UserOptions };
   timing: { dt: number; substeps: number; durationTicks: number };
   channels: ChannelDescriptor[];
   fixedBytes: number;

@@ -48,6 +48,8 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
     const model = buildModel(loadScene(header.sources.scene), loadTask(header.sources.task), {
       substeps: spec.substeps,
       duration: spec.duration,
+      handModel: header.sources.handModel,
+      user: header.sources.user,
     });
     const report: VerifyReport = {
       file: path,

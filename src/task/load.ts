@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { XrsimInputError, childPath } from '../errors.js';
-import { readJsonFile, validateAgainstSchema } from '../json/load.js';
+import { readJsonFile, validateAgainstDefinition, validateAgainstSchema } from '../json/load.js';
 import { SCENE_SCHEMA, TASK_SCHEMA, TASKS_DIR } from '../paths.js';
 import { checkGeometry, looksLikePath } from '../scene/load.js';
 import type { TaskSpec } from './types.js';
@@ -50,6 +50,11 @@ export function loadTask(ref: string | TaskSpec): LoadedTask {
     }
   }
   return { spec: validateTask(readJsonFile(file), file), file };
+}
+
+/** Validates user options given outside a task file (a session spec's `user`), reporting `$.user...` paths. */
+export function validateUserOptions(user: unknown): void {
+  validateAgainstDefinition(TASK_SCHEMA, 'user', user, '<session spec>', '/user', [SCENE_SCHEMA]);
 }
 
 /** Schema validation plus cross-reference checks. Returns the data typed as a task. */

@@ -2,6 +2,7 @@
  * The task file format (`tasks/<id>/task.json`, schema in `tasks/task.schema.json`).
  */
 import type { MaterialSpec, PlacedGeometrySpec, SemanticLabel, Vec3 } from '../geometry/types.js';
+import type { UserOptions } from '../user/config.js';
 
 /** A static object the task adds to the scene, placed in the task frame. */
 export interface FixtureSpec extends PlacedGeometrySpec {
@@ -125,5 +126,7 @@ export interface TaskSpec {
   bodies?: BodySpec[];
   sensors?: SensorSpec[];
   randomize?: RandomizeSpec[];
+  /** The simulated user: where they stand (task frame), posture, inputs, tracking, contact, perturbation. */
+  user?: UserOptions;
   validators: ValidatorSpec[];
 }

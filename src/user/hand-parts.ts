@@ -1,0 +1,57 @@
+/**
+ * Poses of the kinematic hand parts (phalanx capsules and palm boxes): each hand's wrist in the world, and
+ * each part relative to its wrist, from the hands' wrist-relative joint poses.
+ */
+import type { SimModel } from '../model/types.js';
+import type { SimUser } from './user.js';
+
+/** sin 45°: the capsule's +Y axis is turned onto the joint's −Z axis by a −90° turn about X. */
+const H = Math.SQRT1_2;
+
+/** Buffers for {@link handPartPoses}. */
+export interface HandPartPoses {
+  /** Wrist poses, world: left then right, 7 numbers each. */
+  wrists: Float64Array;
+  /** Part poses relative to their wrist, 7 numbers each, in model order. */
+  parts: Float64Array;
+}
+
+/** Allocates the buffers for a model. */
+export function createHandPartPoses(model: SimModel): HandPartPoses {
+  return { wrists: new Float64Array(14), parts: new Float64Array(model.handParts.length * 7) };
+}
+
+/** Writes the wrists' world poses and the parts' wrist-relative poses. */
+export function handPartPoses(model: SimModel, user: SimUser, out: HandPartPoses): void {
+  if (!user.hands) return;
+  out.wrists.set(user.hands.left.wrist, 0);
+  out.wrists.set(user.hands.right.wrist, 7);
+  const parts = model.handParts;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const hand = part.hand === 0 ? user.hands.left : user.hands.right;
+    const local = hand.local;
+    // The kinematics are those of a right hand; a left hand mirrors x (and the quaternion's y and z).
+    const sign = part.hand === 0 ? -1 : 1;
+    const j = part.joint * 7;
+    const qx = local[j + 3], qy = sign * local[j + 4], qz = sign * local[j + 5], qw = local[j + 6];
+    const o = i * 7;
+    // Centre: half the bone along the joint's −Z axis (the third column of its rotation, negated).
+    const h = part.halfLength;
+    out.parts[o] = sign * local[j] - h * 2 * (qx * qz + qw * qy);
+    out.parts[o + 1] = local[j + 1] - h * 2 * (qy * qz - qw * qx);
+    out.parts[o + 2] = local[j + 2] - h * (1 - 2 * (qx * qx + qy * qy));
+    if (h === 0) {
+      out.parts[o + 3] = qx;
+      out.parts[o + 4] = qy;
+      out.parts[o + 5] = qz;
+      out.parts[o + 6] = qw;
+    } else {
+      // q ⊗ (−H, 0, 0, H)
+      out.parts[o + 3] = H * (qx - qw);
+      out.parts[o + 4] = H * (qy + qz);
+      out.parts[o + 5] = H * (qz - qy);
+      out.parts[o + 6] = H * (qw + qx);
+    }
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * One simulated hand: its pose over time, where it is, what it touches and whether the headset sees it.
+ *
+ * Each tick (`update`): blend the joint angles (pose transition, then pinch amount), add perturbation,
+ * place the wrist (minimum-jerk motion, bounded by arm reach), run forward kinematics, push the hand out
+ * of static surfaces beyond the allowed penetration, measure fingertip and palm contacts, and test the
+ * tracking cone.
+ */
+import { ANGLES_PER_JOINT, createFkScratch, handLocalPoses, handWorldPoses, J, JOINT_COUNT } from '../../kernels/hand-fk.js';
+import type { StaticSdf } from '../../kernels/static-sdf.js';
+import { quatFromAxes, rotateVec, vecScale } from '../geometry/math.js';
+import type { Quat, Vec3 } from '../geometry/types.js';
+import { clampToLimits, type HandModel } from './hand-model.js';
+import type { Head } from './head.js';
+import { OPENXR_JOINTS, type JointName } from './joints.js';
+import { AngleBlend, ScalarBlend, type Easing } from './motion.js';
+import { bodyRotation, clampToReach, Placement, quatMultiply } from './placement.js';
+import { resolvePose, type HandPose } from './poses.js';
+import type { UserModel } from './config.js';
+
+/** Joints that probe for contact with static surfaces: the five tips and the palm. */
+export const CONTACT_PROBES = [J.ThumbTip, J.IndexTip, J.MiddleTip, J.RingTip, J.LittleTip, J.Palm] as const;
+
+/** What part of the hand a placement target is for. */
+export type HandPoint = 'wrist' | 'palm' | 'pinch-point' | JointName;
+
+/** A placement request. */
+export interface HandTarget {
+  /** World point the chosen part of the hand should reach. */
+  point: Vec3;
+  /** Which part: `wrist` (default), `palm`, `pinch-point` (between thumb and index tips), or any joint. */
+  with?: HandPoint;
+  /** Wrist orientation, world. Overrides `palmFacing`. */
+  orientation?: Quat;
+  /** Direction the palm should face, world. */
+  palmFacing?: Vec3;
+  /** Direction the fingers should point (with `palmFacing`), world. Default: away from the body. */
+  fingersToward?: Vec3;
+}
+
+/** Called when a target is out of reach: how far it is from the shoulder, and the arm's reach. */
+export type UnreachableListener = (distance: number, reach: number) => void;
+
+/** Per-tick perturbation sources, seeded per hand (see `perturbation.ts`). */
+export interface HandPerturbation {
+  /** Adds tremor to a wrist position at time t. */
+  tremor(t: number, position: Float64Array): void;
+  /** Adds jitter to joint angles. */
+  jitter(angles: Float64Array): void;
+}
+
+/** One hand's state. */
+export class Hand {
+  readonly left: boolean;
+  /** World joint positions, 3 per OpenXR joint. */
+  readonly positions = new Float32Array(JOINT_COUNT * 3);
+  /** World joint orientations, 4 per joint. */
+  readonly orientations = new Float32Array(JOINT_COUNT * 4);
+  /** The wrist pose this tick, after reach and contact constraints (7 numbers). */
+  readonly wrist = new Float64Array(7);
+  /** Current joint angles (2 per joint, radians), perturbation included. */
+  readonly angles = new Float64Array(JOINT_COUNT * ANGLES_PER_JOINT);
+  /** Per probe: signed distance from the skin to the nearest static surface (negative = penetration). */
+  readonly contactDistance = new Float64Array(CONTACT_PROBES.length);
+  /** Per probe: the surface normal (3 each). */
+  readonly contactNormal = new Float64Array(CONTACT_PROBES.length * 3);
+  /** Per probe: index of the static object touched or in range, −1 for none. */
+  readonly contactSurface = new Int32Array(CONTACT_PROBES.length);
+  tracked = true;
+  /** False while a script has switched tracking off for this hand. */
+  trackingEnabled = true;
+  /** Whether the last update changed anything (an idle hand's outputs stay as they were). */
+  changed = true;
+
+  private readonly poseBlend = new AngleBlend(JOINT_COUNT * ANGLES_PER_JOINT);
+  private readonly pinch = new ScalarBlend();
+  private readonly pinchAngles: Float64Array;
+  private readonly placement = new Placement();
+  /** Joint poses relative to the wrist, for a right hand (7 per joint; a left hand mirrors them). */
+  readonly local = createFkScratch();
+  private readonly targetLocal = createFkScratch();
+  private readonly scratch7 = new Float64Array(7);
+  private readonly normal = new Float64Array(3);
+  private readonly owner = new Int32Array(1);
+  private wristHint: Quat = [0, 0, 0, 1];
+  private outOfReach = false;
+  /** The head pose (x, y, z, yaw, pitch) at the last full update, and whether the hand was at rest then. */
+  private readonly lastHead = new Float64Array(5);
+  private restingAtLastUpdate = false;
+  private lastTrackingEnabled = true;
+
+  constructor(
+    readonly side: 'left' | 'right',
+    readonly model: HandModel,
+    private readonly user: UserModel,
+    initialPose: HandPose,
+    private readonly onUnreachable: UnreachableListener,
+    private readonly perturbation: HandPerturbation | null,
+  ) {
+    this.left = side === 'left';
+    this.poseBlend.hold(initialPose.angles);
+    this.pinchAngles = resolvePose('pinch', model).angles;
+    this.wristHint = this.mirrored(initialPose.wristRotation);
+    const rest = new Float64Array(7);
+    rest.set(user.restWristOffset);
+    if (this.left) rest[0] = -rest[0];
+    rest.set(this.wristHint, 3);
+    this.placement.holdInBody(rest);
+  }
+
+  /** Changes pose over `duration` seconds (eased). */
+  setPose(t: number, pose: HandPose, duration: number, easing: Easing = 'min-jerk'): void {
+    this.restingAtLastUpdate = false;
+    this.poseBlend.retarget(t, pose.angles, duration, easing);
+    this.wristHint = this.mirrored(pose.wristRotation);
+  }
+
+  /** Blends toward the pinch pose: 0 = the current pose, 1 = a full pinch. */
+  setPinch(t: number, amount: number, duration: number): void {
+    this.restingAtLastUpdate = false;
+    this.pinch.retarget(t, Math.min(1, Math.max(0, amount)), duration);
+  }
+
+  /** The pinch amount at time t. */
+  pinchAmount(t: number): number {
+    return this.pinch.value(t);
+  }
+
+  /**
+   * Moves so that the chosen part of the hand reaches `target.point` in `duration` seconds, along a
+   * minimum-jerk path. A target beyond arm reach is reported through the unreachable listener and the hand
+   * stops at the edge of its reach, never teleporting.
+   */
+  moveTo(t: number, head: Head, target: HandTarget, duration: number): void {
+    this.restingAtLastUpdate = false;
+    const wrist = this.scratch7;
+    const rotation = target.orientation ?? this.orientationFor(head, target);
+    wrist.set(rotation, 3);
+    // Where the chosen point sits relative to the wrist, in the pose the hand will have on arrival.
+    const end = new Float64Array(this.poseBlend.to);
+    const pinch = this.pinch.to;
+    for (let i = 0; i < end.length; i++) end[i] += pinch * (this.pinchAngles[i] - end[i]);
+    handLocalPoses(this.model.skeleton, end, this.targetLocal);
+    const offset = rotateVec(rotation, this.pointOffset(target.with ?? 'wrist', this.targetLocal));
+    for (let i = 0; i < 3; i++) wrist[i] = target.point[i] - offset[i];
+    const distance = clampToReach(head, this.user, this.left, wrist);
+    if (distance !== null) this.onUnreachable(distance, this.user.armLength);
+    this.placement.moveInWorld(t, this.wrist, wrist, duration);
+  }
+
+  /** Returns the hand to its resting place in front of the body (body-relative) over `duration`. */
+  rest(t: number, head: Head, duration: number): void {
+    this.restingAtLastUpdate = false;
+    const rest = this.scratch7;
+    rest.set(this.user.restWristOffset);
+    if (this.left) rest[0] = -rest[0];
+    rest.set(this.wristHint, 3);
+    this.placement.moveInBody(t, head, this.wrist, rest, duration);
+  }
+
+  /**
+   * Advances the hand to time `t`. `sdf` is the static scene; `head` the current head. A hand at rest (every
+   * transition over, no perturbation, the head unmoved, tracking unchanged) is exactly where it was at the
+   * last update, so that update's results stand and the work is skipped.
+   */
+  update(t: number, head: Head, sdf: StaticSdf): void {
+    const resting = !this.perturbation && this.poseBlend.settled(t) && this.pinch.settled(t) && this.placement.settled(t);
+    const h = this.lastHead;
+    const headStill = h[0] === head.position[0] && h[1] === head.position[1] && h[2] === head.position[2] && h[3] === head.yaw && h[4] === head.pitch;
+    if (resting && this.restingAtLastUpdate && headStill && this.lastTrackingEnabled === this.trackingEnabled) {
+      this.changed = false;
+      return;
+    }
+    this.changed = true;
+    this.restingAtLastUpdate = resting;
+    this.lastTrackingEnabled = this.trackingEnabled;
+    h[0] = head.position[0];
+    h[1] = head.position[1];
+    h[2] = head.position[2];
+    h[3] = head.yaw;
+    h[4] = head.pitch;
+    this.poseBlend.evaluate(t, this.angles);
+    const pinch = this.pinch.value(t);
+    if (pinch > 0) for (let i = 0; i < this.angles.length; i++) this.angles[i] += pinch * (this.pinchAngles[i] - this.angles[i]);
+    if (this.perturbation) {
+      this.perturbation.jitter(this.angles);
+      clampToLimits(this.model, this.angles);
+    }
+    handLocalPoses(this.model.skeleton, this.angles, this.local);
+
+    this.placement.evaluate(t, head, this.wrist);
+    // If the body moves away from a world target, the arm stays at full stretch; that is reported once.
+    const beyond = clampToReach(head, this.user, this.left, this.wrist);
+    if (beyond !== null && !this.outOfReach) this.onUnreachable(beyond, this.user.armLength);
+    this.outOfReach = beyond !== null;
+    this.perturbation?.tremor(t, this.wrist);
+    handWorldPoses(this.local, this.left, this.wrist, this.positions, this.orientations);
+    this.resolveContacts(sdf);
+    this.tracked = this.trackingEnabled && this.inTrackingCone(head);
+  }
+
+  /** Pushes the whole hand out of static surfaces deeper than the limit, then records probe contacts. */
+  private resolveContacts(sdf: StaticSdf): void {
+    const limit = this.user.maxPenetration;
+    const radius = this.model.skeleton.radius;
+    for (let iteration = 0; iteration < 4; iteration++) {
+      let deepest = limit;
+      let sx = 0, sy = 0, sz = 0;
+      for (let k = 0; k < CONTACT_PROBES.length; k++) {
+        const j = CONTACT_PROBES[k];
+        const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + 0.001, this.normal, this.owner);
+        const penetration = radius[j] - d;
+        if (this.owner[0] >= 0 && penetration > deepest) {
+          deepest = penetration;
+          sx = this.normal[0];
+          sy = this.normal[1];
+          sz = this.normal[2];
+        }
+      }
+      if (deepest <= limit + 1e-12) break;
+      const push = deepest - limit;
+      this.wrist[0] += sx * push;
+      this.wrist[1] += sy * push;
+      this.wrist[2] += sz * push;
+      for (let j = 0; j < JOINT_COUNT; j++) {
+        this.positions[j * 3] += sx * push;
+        this.positions[j * 3 + 1] += sy * push;
+        this.positions[j * 3 + 2] += sz * push;
+      }
+    }
+    const range = 0.05;
+    for (let k = 0; k < CONTACT_PROBES.length; k++) {
+      const j = CONTACT_PROBES[k];
+      const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], range + radius[j], this.normal, this.owner);
+      this.contactSurface[k] = this.owner[0];
+      this.contactDistance[k] = this.owner[0] >= 0 ? d - radius[j] : range;
+      this.contactNormal[k * 3] = this.normal[0];
+      this.contactNormal[k * 3 + 1] = this.normal[1];
+      this.contactNormal[k * 3 + 2] = this.normal[2];
+    }
+  }
+
+  /** Whether the palm is inside the headset's tracking cone. */
+  private inTrackingCone(head: Head): boolean {
+    const { halfAngle, range, pitch } = this.user.tracking;
+    const p = J.Palm * 3;
+    const dx = this.positions[p] - head.position[0];
+    const dy = this.positions[p + 1] - head.position[1];
+    const dz = this.positions[p + 2] - head.position[2];
+    const distance = Math.hypot(dx, dy, dz);
+    if (distance > range) return false;
+    // Cone axis: the head's forward direction, tilted down by the tracking pitch.
+    const yaw = head.yaw;
+    const axisPitch = head.pitch + pitch;
+    const ax = -Math.sin(yaw) * Math.cos(axisPitch);
+    const ay = Math.sin(axisPitch);
+    const az = -Math.cos(yaw) * Math.cos(axisPitch);
+    return distance === 0 || (dx * ax + dy * ay + dz * az) / distance >= Math.cos(halfAngle);
+  }
+
+  /** The world position of a hand point now. */
+  worldPoint(point: HandPoint): Vec3 {
+    const p = (j: number): Vec3 => [this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2]];
+    if (point === 'wrist') return p(J.Wrist);
+    if (point === 'palm') return p(J.Palm);
+    if (point === 'pinch-point') {
+      const a = p(J.ThumbTip);
+      const b = p(J.IndexTip);
+      return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+    }
+    return p(OPENXR_JOINTS.indexOf(point));
+  }
+
+  /** Offset of a hand point from the wrist, in the wrist frame, from wrist-relative joint poses. */
+  private pointOffset(point: HandPoint, local: Float64Array): Vec3 {
+    const sign = this.left ? -1 : 1;
+    const at = (j: number): Vec3 => [sign * local[j * 7], local[j * 7 + 1], local[j * 7 + 2]];
+    if (point === 'wrist') return [0, 0, 0];
+    if (point === 'palm') return at(J.Palm);
+    if (point === 'pinch-point') {
+      const a = at(J.ThumbTip);
+      const b = at(J.IndexTip);
+      return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+    }
+    const j = OPENXR_JOINTS.indexOf(point);
+    if (j < 0) throw new Error(`unknown hand point "${point}"`);
+    return at(j);
+  }
+
+  /** Wrist orientation from `palmFacing`/`fingersToward`, or the body's default turned by the pose hint. */
+  private orientationFor(head: Head, target: HandTarget): Quat {
+    if (!target.palmFacing) {
+      return quatMultiply(bodyRotation(head), this.wristHint);
+    }
+    const forward = target.fingersToward ?? [-Math.sin(head.yaw), 0, -Math.cos(head.yaw)];
+    // The palm faces −Y and the fingers run along −Z of the wrist frame.
+    return quatFromAxes(vecScale(target.palmFacing, -1), vecScale(forward, -1));
+  }
+
+  private mirrored(q: Quat): Quat {
+    return this.left ? [q[0], -q[1], -q[2], q[3]] : [...q];
+  }
+
+}

@@ -1,0 +1,256 @@
+/**
+ * The simulated user: head, two hands and two controllers, advanced once per tick before physics.
+ *
+ * Commands (`session.user.hand('dominant').moveTo(...)`, `session.user.head.lookAt(...)`) take effect from
+ * the next tick, on the simulation clock. Events they cause (an unreachable target) are queued and written
+ * into the next frame, together with the events of the update itself (tracking lost or regained).
+ */
+import { SdfShape, StaticSdf } from '../../kernels/static-sdf.js';
+import { composePose } from '../geometry/math.js';
+import type { Vec3 } from '../geometry/types.js';
+import { EventType } from '../frame/events.js';
+import type { Frame } from '../frame/frame.js';
+import type { SimModel } from '../model/types.js';
+import type { RandomStreams } from '../random.js';
+import type { Hand as Handedness } from '../session/spec.js';
+import type { UserModel } from './config.js';
+import { Controller, type ButtonName } from './controller.js';
+import { Hand, type HandPoint, type HandTarget } from './hand.js';
+import { loadHandModel, type HandModel } from './hand-model.js';
+import { Head, WALKING_SPEED } from './head.js';
+import type { Easing } from './motion.js';
+import { handPerturbation } from './perturbation.js';
+import { resolvePose } from './poses.js';
+
+/** Which hand or controller: by role (`dominant`, `other`) or by side. */
+export type SideRef = 'dominant' | 'other' | 'left' | 'right';
+
+/** Event payload codes for the part of the user an event concerns. */
+export const USER_PART = { leftHand: 0, rightHand: 1, leftController: 2, rightController: 3 } as const;
+
+const f32 = new Float32Array(1);
+const f32Bits = new Uint32Array(f32.buffer);
+/** A float's IEEE-754 single-precision bits, for event payloads. */
+export function floatBits(value: number): number {
+  f32[0] = value;
+  return f32Bits[0];
+}
+
+/** The user's state and the stage that advances it. */
+export class SimUser {
+  readonly config: UserModel;
+  readonly handModel: HandModel;
+  readonly head: Head;
+  /** Hands by side; absent when the session has no hand input. */
+  readonly hands: { left: Hand; right: Hand } | null;
+  readonly controllers: { left: Controller; right: Controller };
+  readonly sdf: StaticSdf;
+  /** Simulation time of the last update. */
+  time = 0;
+  private readonly pending: number[] = [];
+  private readonly wasTracked = [true, true];
+
+  constructor(
+    model: SimModel,
+    readonly dominantHand: Handedness,
+    random: RandomStreams,
+  ) {
+    this.config = model.user;
+    this.handModel = loadHandModel(model.user.handModel);
+    const start = model.user.start;
+    const yaw = 2 * Math.atan2(start.rotation[1], start.rotation[3]);
+    this.head = new Head(start.position, yaw, model.user.eyeHeight[model.user.posture]);
+    this.sdf = staticSdf(model);
+    const relaxed = resolvePose('relaxed', this.handModel);
+    const perturbation = model.user.perturbation;
+    const makeHand = (side: 'left' | 'right') =>
+      new Hand(
+        side,
+        this.handModel,
+        this.config,
+        relaxed,
+        (distance, reach) => this.queueUnreachable(side === 'left' ? USER_PART.leftHand : USER_PART.rightHand, distance, reach),
+        perturbation ? handPerturbation(side, perturbation, random) : null,
+      );
+    this.hands = this.config.inputs.hands ? { left: makeHand('left'), right: makeHand('right') } : null;
+    const makeController = (side: 'left' | 'right') =>
+      new Controller(side, this.config, (distance, reach) =>
+        this.queueUnreachable(side === 'left' ? USER_PART.leftController : USER_PART.rightController, distance, reach),
+      );
+    this.controllers = { left: makeController('left'), right: makeController('right') };
+  }
+
+  /** Resolves `dominant`/`other` to a side. */
+  side(ref: SideRef): 'left' | 'right' {
+    if (ref === 'left' || ref === 'right') return ref;
+    const other = this.dominantHand === 'right' ? 'left' : 'right';
+    return ref === 'dominant' ? this.dominantHand : other;
+  }
+
+  /** A hand by role or side. Throws if the session has no hands. */
+  hand(ref: SideRef): Hand {
+    if (!this.hands) throw new Error('this session has no hand input (user.inputs.hands is false)');
+    return this.hands[this.side(ref)];
+  }
+
+  /** Advances the user to time `t` (one tick of `dt`), writing its events into `frame`. */
+  update(t: number, dt: number, frame: Frame): void {
+    this.time = t;
+    if (this.pending.length > 0) {
+      frame.reserveEvents(this.pending.length);
+      for (const word of this.pending) frame.events[frame.eventWords++] = word;
+      this.pending.length = 0;
+    }
+    this.head.update(t, dt);
+    if (this.hands) {
+      this.hands.left.update(t, this.head, this.sdf);
+      this.hands.right.update(t, this.head, this.sdf);
+      this.trackingEvents(frame, this.hands.left, 0);
+      this.trackingEvents(frame, this.hands.right, 1);
+    }
+    if (this.controllers.left.connected) this.controllers.left.update(t, this.head);
+    if (this.controllers.right.connected) this.controllers.right.update(t, this.head);
+  }
+
+  private trackingEvents(frame: Frame, hand: Hand, index: number): void {
+    if (hand.tracked === this.wasTracked[index]) return;
+    this.wasTracked[index] = hand.tracked;
+    frame.reserveEvents(2);
+    frame.events[frame.eventWords++] = ((hand.tracked ? EventType.TrackingRegained : EventType.TrackingLost) << 16) | 1;
+    frame.events[frame.eventWords++] = index;
+  }
+
+  private queueUnreachable(part: number, distance: number, reach: number): void {
+    this.pending.push((EventType.TargetUnreachable << 16) | 3, part, floatBits(distance), floatBits(reach));
+  }
+}
+
+/** The static scene (surfaces and task fixtures) as signed-distance primitives. */
+export function staticSdf(model: SimModel): StaticSdf {
+  const primitives = [];
+  for (const [index, object] of model.statics.entries()) {
+    for (const c of object.colliders) {
+      const collider = model.colliders[c];
+      const shape = collider.shape;
+      const pose = composePose(object.pose, collider.localPose);
+      const params =
+        shape.type === 'box'
+          ? [shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2]
+          : shape.type === 'sphere'
+            ? [shape.radius]
+            : shape.type === 'capsule'
+              ? [shape.radius, shape.length / 2]
+              : [shape.radius, shape.height / 2];
+      const type = { box: SdfShape.Box, sphere: SdfShape.Sphere, capsule: SdfShape.Capsule, cylinder: SdfShape.Cylinder }[shape.type];
+      primitives.push({ type, params, position: pose.position, rotation: pose.rotation, owner: index });
+    }
+  }
+  return new StaticSdf(primitives);
+}
+
+
+/** The scripting surface of one hand, bound to a session's clock. */
+export interface HandControls {
+  /** Changes to a named pose (`grab` takes a diameter) over `duration` seconds. */
+  pose(name: string, options?: { duration?: number; easing?: Easing; diameter?: number }): void;
+  /** Pinches (amount 1) or partly pinches over `duration` seconds. */
+  pinch(amount?: number, options?: { duration?: number }): void;
+  /** Releases a pinch over `duration` seconds. */
+  release(options?: { duration?: number }): void;
+  /** Places a part of the hand at a world point over `duration` seconds. */
+  moveTo(target: HandTarget, options?: { duration?: number }): void;
+  /** Returns the hand to rest in front of the body. */
+  rest(options?: { duration?: number }): void;
+  /** Switches the headset's tracking of this hand on or off (a lost hand reports no joints). */
+  setTracking(enabled: boolean): void;
+  /** The world position of a hand point now. */
+  pointOf(point: HandPoint): Vec3;
+  readonly state: Hand;
+}
+
+/** The scripting surface of the user, bound to a session's clock. */
+export interface UserControls {
+  hand(ref: SideRef): HandControls;
+  readonly head: {
+    moveTo(position: Vec3, options?: { duration?: number }): void;
+    lookAt(point: Vec3 | null): void;
+    turnTo(yawDeg: number, pitchDeg?: number): void;
+    walk(path: Vec3[], options?: { speed?: number }): number;
+    teleport(position: Vec3, yawDeg?: number): void;
+    setPosture(posture: 'standing' | 'seated', options?: { duration?: number }): void;
+    readonly state: Head;
+  };
+  controller(ref: SideRef): {
+    connect(): void;
+    disconnect(): void;
+    press(button: ButtonName, value?: number, options?: { duration?: number }): void;
+    release(button: ButtonName, options?: { duration?: number }): void;
+    thumbstick(x: number, y: number, options?: { duration?: number }): void;
+    moveTo(point: Vec3, options?: { duration?: number }): void;
+    aim(point: Vec3, options?: { duration?: number }): void;
+    readonly state: Controller;
+  };
+  /** Which side the dominant hand is. */
+  readonly dominantHand: Handedness;
+}
+
+/** Binds a user's commands to the time of its last update. */
+export function userControls(user: SimUser): UserControls {
+  const hands = new Map<string, HandControls>();
+  const t = () => user.time;
+  return {
+    dominantHand: user.dominantHand,
+    hand(ref) {
+      const side = user.side(ref);
+      let controls = hands.get(side);
+      if (!controls) {
+        const hand = () => user.hand(side);
+        controls = {
+          pose: (name, o = {}) => hand().setPose(t(), resolvePose(name, user.handModel, { diameter: o.diameter }), o.duration ?? 0.3, o.easing),
+          pinch: (amount = 1, o = {}) => hand().setPinch(t(), amount, o.duration ?? 0.25),
+          release: (o = {}) => hand().setPinch(t(), 0, o.duration ?? 0.25),
+          moveTo: (target, o = {}) => hand().moveTo(t(), user.head, target, o.duration ?? 0.6),
+          rest: (o = {}) => hand().rest(t(), user.head, o.duration ?? 0.6),
+          setTracking: (enabled) => {
+            hand().trackingEnabled = enabled;
+          },
+          pointOf: (point) => hand().worldPoint(point),
+          get state() {
+            return hand();
+          },
+        };
+        hands.set(side, controls);
+      }
+      return controls;
+    },
+    head: {
+      moveTo: (position, o = {}) => user.head.moveTo(t(), position, o.duration ?? 1),
+      lookAt: (point) => user.head.lookAt(point),
+      turnTo: (yawDeg, pitchDeg = 0) => user.head.turnTo((yawDeg * Math.PI) / 180, (pitchDeg * Math.PI) / 180),
+      walk: (path, o = {}) => user.head.walk(t(), path, o.speed ?? WALKING_SPEED),
+      teleport: (position, yawDeg) => user.head.teleport(position, yawDeg === undefined ? user.head.yaw : (yawDeg * Math.PI) / 180),
+      setPosture: (posture, o = {}) => user.head.setEyeHeight(t(), user.config.eyeHeight[posture], o.duration ?? 1),
+      get state() {
+        return user.head;
+      },
+    },
+    controller(ref) {
+      const side = user.side(ref);
+      const c = user.controllers[side];
+      return {
+        connect: () => {
+          c.connected = true;
+        },
+        disconnect: () => {
+          c.connected = false;
+        },
+        press: (button, value = 1, o = {}) => c.press(t(), button, value, o.duration),
+        release: (button, o = {}) => c.release(t(), button, o.duration),
+        thumbstick: (x, y, o = {}) => c.thumbstick(t(), x, y, o.duration),
+        moveTo: (point, o = {}) => c.moveTo(t(), user.head, point, o.duration ?? 0.6),
+        aim: (point, o = {}) => c.aim(t(), user.head, point, o.duration ?? 0.4),
+        state: c,
+      };
+    },
+  };
+}
