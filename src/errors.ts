@@ -75,7 +75,7 @@ export function pointerToJsonPath(pointer: string): string {
   let path = '$';
   for (const raw of pointer.split('/').slice(1)) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path += /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$-]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`;
+    path += /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`;
   }
   return path;
 }

@@ -69,13 +69,19 @@ export function vecNormalize(v: Vec3): Vec3 {
 }
 
 /**
- * The rotation whose +Y axis points along `y` and whose +Z axis points along `z` (made orthogonal to `y`).
- * Neither needs to be unit length.
+ * The rotation whose +Y axis points along `y` and whose +Z axis points along `z`. The axis named by `exact`
+ * (default `y`) is kept as given; the other is made orthogonal to it. Neither needs to be unit length.
  */
-export function quatFromAxes(y: Vec3, z: Vec3): Quat {
-  const Y = vecNormalize(y);
-  const d = Y[0] * z[0] + Y[1] * z[1] + Y[2] * z[2];
-  const Z = vecNormalize([z[0] - d * Y[0], z[1] - d * Y[1], z[2] - d * Y[2]]);
+export function quatFromAxes(y: Vec3, z: Vec3, exact: 'y' | 'z' = 'y'): Quat {
+  const orthogonal = (keep: Vec3, adjust: Vec3): [Vec3, Vec3] => {
+    const k = vecNormalize(keep);
+    const d = k[0] * adjust[0] + k[1] * adjust[1] + k[2] * adjust[2];
+    return [k, vecNormalize([adjust[0] - d * k[0], adjust[1] - d * k[1], adjust[2] - d * k[2]])];
+  };
+  let Y: Vec3;
+  let Z: Vec3;
+  if (exact === 'y') [Y, Z] = orthogonal(y, z);
+  else [Z, Y] = orthogonal(z, y);
   const X: Vec3 = [Y[1] * Z[2] - Y[2] * Z[1], Y[2] * Z[0] - Y[0] * Z[2], Y[0] * Z[1] - Y[1] * Z[0]];
   // Rotation matrix with columns X, Y, Z → quaternion (Shepperd's method).
   const trace = X[0] + Y[1] + Z[2];

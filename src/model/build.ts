@@ -135,7 +135,7 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
           density: 0,
           sensor: false,
         });
-        handParts.push({ hand, joint: part.joint, halfLength: part.halfLength, collider: index });
+        handParts.push({ hand, kind: part.kind, joint: part.joint, halfLength: part.halfLength, collider: index });
       }
     }
   }
@@ -199,14 +199,15 @@ function withoutSchemaKey<T extends { $schema?: string }>(spec: T): T {
 
 /**
  * The shapes of one hand's kinematic parts: a capsule along each phalanx (thumb from its metacarpal, fingers
- * from their proximal phalanx; the finger metacarpals lie inside the palm box), and the palm as a box sized
- * from the open hand.
+ * from their proximal phalanx; the finger metacarpals lie inside the palm box), and the palm as a box from
+ * the wrist to the knuckles, as wide as the knuckles and as thick as the palm (twice the palm radius).
  */
-function handPartShapes(model: HandModel): { joint: number; halfLength: number; shape: ColliderModel['shape'] }[] {
+function handPartShapes(model: HandModel): { kind: 'bone' | 'palm'; joint: number; halfLength: number; shape: ColliderModel['shape'] }[] {
   const { boneLength, radius } = model.skeleton;
-  const parts: { joint: number; halfLength: number; shape: ColliderModel['shape'] }[] = [];
+  const parts: { kind: 'bone' | 'palm'; joint: number; halfLength: number; shape: ColliderModel['shape'] }[] = [];
   const bone = (joint: number) =>
     parts.push({
+      kind: 'bone',
       joint,
       halfLength: boneLength[joint] / 2,
       shape: { type: 'capsule', radius: Math.min(radius[joint], radius[joint + 1]), length: boneLength[joint] },
@@ -219,13 +220,12 @@ function handPartShapes(model: HandModel): { joint: number; halfLength: number; 
   const z = (j: number) => local[j * 7 + 2];
   const index = DIGIT_BASES[1] + 1;
   const little = DIGIT_BASES[4] + 1;
+  const length = Math.abs(z(J.MiddleProximal));
   parts.push({
-    joint: J.Palm,
-    halfLength: 0,
-    shape: {
-      type: 'box',
-      size: [Math.abs(x(little) - x(index)) + radius[index], 1.2 * radius[J.Palm], Math.abs(z(J.MiddleProximal) - z(J.MiddleMetacarpal))],
-    },
+    kind: 'palm',
+    joint: J.Wrist,
+    halfLength: length / 2,
+    shape: { type: 'box', size: [Math.abs(x(little) - x(index)) + radius[index], 2 * radius[J.Palm], length] },
   });
   return parts;
 }

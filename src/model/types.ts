@@ -66,9 +66,11 @@ export interface BodyModel {
 export interface HandPartModel {
   /** 0 = left hand, 1 = right hand. */
   readonly hand: 0 | 1;
-  /** The OpenXR joint the part is posed by (the bone's base joint, or the palm). */
+  /** A capsule along a bone (its axis is the bone), or the palm box (axes of the joint frame). */
+  readonly kind: 'bone' | 'palm';
+  /** The OpenXR joint the part is posed from: the bone's base joint; the wrist for the palm. */
   readonly joint: number;
-  /** For a bone: half its length (the capsule's centre is this far along the bone). 0 for the palm. */
+  /** How far along the joint's −Z axis the part's centre lies. */
   readonly halfLength: number;
   readonly collider: number;
 }

@@ -84,13 +84,21 @@ export class Controller {
 
   /** Turns the controller where it is so that its target ray points at `point`, in `duration` seconds. */
   aim(t: number, head: Head, point: Vec3, duration: number): void {
-    const direction: Vec3 = [point[0] - this.grip[0], point[1] - this.grip[1], point[2] - this.grip[2]];
-    // Ray frame: −Z along the direction, +Y as close to world up as possible; grip = ray ⊗ inverse(offset).
-    const up = Math.abs(direction[1]) > 0.99 * Math.hypot(...direction) ? rotateVec(bodyRotation(head), [0, 0, -1]) : ([0, 1, 0] as Vec3);
-    const ray = quatFromAxes(up, vecScale(direction, -1));
+    const grip: Vec3 = [this.grip[0], this.grip[1], this.grip[2]];
     const [x, y, z, w] = TARGET_RAY_ROTATION;
-    const grip = quatMultiply(ray, [-x, -y, -z, w]);
-    this.moveTo(t, head, [this.grip[0], this.grip[1], this.grip[2]], duration, grip);
+    // The ray starts ahead of the grip, at an offset that turns with the grip: aim from the ray's own
+    // origin, which a few fixed-point iterations find.
+    let origin = grip;
+    let gripRotation: Quat = [0, 0, 0, 1];
+    for (let i = 0; i < 4; i++) {
+      const direction: Vec3 = [point[0] - origin[0], point[1] - origin[1], point[2] - origin[2]];
+      // Ray frame: −Z exactly along the direction, +Y as close to world up as possible.
+      const up = Math.abs(direction[1]) > 0.99 * Math.hypot(...direction) ? rotateVec(bodyRotation(head), [0, 0, -1]) : ([0, 1, 0] as Vec3);
+      gripRotation = quatMultiply(quatFromAxes(up, vecScale(direction, -1), 'z'), [-x, -y, -z, w]);
+      const offset = rotateVec(gripRotation, TARGET_RAY_OFFSET);
+      origin = [grip[0] + offset[0], grip[1] + offset[1], grip[2] + offset[2]];
+    }
+    this.moveTo(t, head, grip, duration, gripRotation);
   }
 
   /** Advances to time `t`. */

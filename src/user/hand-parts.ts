@@ -41,16 +41,16 @@ export function handPartPoses(model: SimModel, user: SimUser, out: HandPartPoses
     out.parts[o] = sign * local[j] - h * 2 * (qx * qz + qw * qy);
     out.parts[o + 1] = local[j + 1] - h * 2 * (qy * qz - qw * qx);
     out.parts[o + 2] = local[j + 2] - h * (1 - 2 * (qx * qx + qy * qy));
-    if (h === 0) {
+    if (part.kind === 'palm') {
       out.parts[o + 3] = qx;
       out.parts[o + 4] = qy;
       out.parts[o + 5] = qz;
       out.parts[o + 6] = qw;
     } else {
-      // q ⊗ (−H, 0, 0, H)
+      // q ⊗ (−H, 0, 0, H): the capsule's +Y onto the bone's direction, −Z.
       out.parts[o + 3] = H * (qx - qw);
-      out.parts[o + 4] = H * (qy + qz);
-      out.parts[o + 5] = H * (qz - qy);
+      out.parts[o + 4] = H * (qy - qz);
+      out.parts[o + 5] = H * (qy + qz);
       out.parts[o + 6] = H * (qw + qx);
     }
   }

@@ -80,6 +80,12 @@ export class Hand {
   readonly local = createFkScratch();
   private readonly targetLocal = createFkScratch();
   private readonly scratch7 = new Float64Array(7);
+  /**
+   * How far static surfaces have pushed the hand from where it was sent, carried from tick to tick. Each
+   * tick starts from it, so only the new motion has to be resolved (a deep, stateless push-out can pick the
+   * wrong face of a thick table), and it relaxes back as the target leaves the surface.
+   */
+  private readonly pushOut = new Float64Array(3);
   private readonly normal = new Float64Array(3);
   private readonly owner = new Int32Array(1);
   private wristHint: Quat = [0, 0, 0, 1];
@@ -194,41 +200,38 @@ export class Hand {
     if (beyond !== null && !this.outOfReach) this.onUnreachable(beyond, this.user.armLength);
     this.outOfReach = beyond !== null;
     this.perturbation?.tremor(t, this.wrist);
+    for (let i = 0; i < 3; i++) this.wrist[i] += this.pushOut[i];
     handWorldPoses(this.local, this.left, this.wrist, this.positions, this.orientations);
+    const [px, py, pz] = this.pushOut;
     this.resolveContacts(sdf);
+    // Still being pushed or relaxing: not at rest yet, whatever the transitions say.
+    if (px !== this.pushOut[0] || py !== this.pushOut[1] || pz !== this.pushOut[2]) this.restingAtLastUpdate = false;
     this.tracked = this.trackingEnabled && this.inTrackingCone(head);
   }
 
-  /** Pushes the whole hand out of static surfaces deeper than the limit, then records probe contacts. */
+  /**
+   * Keeps the hand out of static surfaces beyond the penetration limit, relaxes the carried push-out where
+   * there is room, then records the probes' contacts.
+   */
   private resolveContacts(sdf: StaticSdf): void {
     const limit = this.user.maxPenetration;
-    const radius = this.model.skeleton.radius;
+    // 1. Push out along the deepest probe's normal until no probe is deeper than the limit.
     for (let iteration = 0; iteration < 4; iteration++) {
-      let deepest = limit;
-      let sx = 0, sy = 0, sz = 0;
-      for (let k = 0; k < CONTACT_PROBES.length; k++) {
-        const j = CONTACT_PROBES[k];
-        const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + 0.001, this.normal, this.owner);
-        const penetration = radius[j] - d;
-        if (this.owner[0] >= 0 && penetration > deepest) {
-          deepest = penetration;
-          sx = this.normal[0];
-          sy = this.normal[1];
-          sz = this.normal[2];
-        }
-      }
+      const deepest = this.probe(sdf, 0.001);
       if (deepest <= limit + 1e-12) break;
-      const push = deepest - limit;
-      this.wrist[0] += sx * push;
-      this.wrist[1] += sy * push;
-      this.wrist[2] += sz * push;
-      for (let j = 0; j < JOINT_COUNT; j++) {
-        this.positions[j * 3] += sx * push;
-        this.positions[j * 3 + 1] += sy * push;
-        this.positions[j * 3 + 2] += sz * push;
-      }
+      this.translate(this.normal[0] * (deepest - limit), this.normal[1] * (deepest - limit), this.normal[2] * (deepest - limit));
     }
+    // 2. Relax: move back toward the target by the slack left. Moving by s brings any surface at most s
+    //    closer, so with s = limit − (deepest penetration) nothing ends deeper than the limit.
+    const carried = Math.hypot(this.pushOut[0], this.pushOut[1], this.pushOut[2]);
+    if (carried > 0) {
+      const slack = limit - this.probe(sdf, carried);
+      const step = Math.min(carried, Math.max(0, slack));
+      if (step > 0) this.translate((-this.pushOut[0] / carried) * step, (-this.pushOut[1] / carried) * step, (-this.pushOut[2] / carried) * step);
+    }
+    // 3. Report every probe within 5 cm of a surface.
     const range = 0.05;
+    const radius = this.model.skeleton.radius;
     for (let k = 0; k < CONTACT_PROBES.length; k++) {
       const j = CONTACT_PROBES[k];
       const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], range + radius[j], this.normal, this.owner);
@@ -237,6 +240,45 @@ export class Hand {
       this.contactNormal[k * 3] = this.normal[0];
       this.contactNormal[k * 3 + 1] = this.normal[1];
       this.contactNormal[k * 3 + 2] = this.normal[2];
+    }
+  }
+
+  /**
+   * The deepest penetration of any probe (skin into surface; negative = clearance), looking `range` beyond
+   * the skin. Leaves that probe's surface normal in `this.normal`.
+   */
+  private probe(sdf: StaticSdf, range: number): number {
+    const radius = this.model.skeleton.radius;
+    let deepest = -range;
+    let nx = 0, ny = 0, nz = 0;
+    for (let k = 0; k < CONTACT_PROBES.length; k++) {
+      const j = CONTACT_PROBES[k];
+      const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + range, this.normal, this.owner);
+      if (this.owner[0] >= 0 && radius[j] - d > deepest) {
+        deepest = radius[j] - d;
+        nx = this.normal[0];
+        ny = this.normal[1];
+        nz = this.normal[2];
+      }
+    }
+    this.normal[0] = nx;
+    this.normal[1] = ny;
+    this.normal[2] = nz;
+    return deepest;
+  }
+
+  /** Moves the whole hand (and the carried push-out) by (x, y, z). */
+  private translate(x: number, y: number, z: number): void {
+    this.pushOut[0] += x;
+    this.pushOut[1] += y;
+    this.pushOut[2] += z;
+    this.wrist[0] += x;
+    this.wrist[1] += y;
+    this.wrist[2] += z;
+    for (let j = 0; j < JOINT_COUNT; j++) {
+      this.positions[j * 3] += x;
+      this.positions[j * 3 + 1] += y;
+      this.positions[j * 3 + 2] += z;
     }
   }
 

@@ -21,6 +21,8 @@ export const runCommand: Command = {
   --hand right|left     the dominant hand (default right)
   --out FILE.xrs        record the frame stream to FILE.xrs
   --encoding MODE       lossless (default) or quantised (0.1 mm, about 3x smaller)
+  --hand-model ID|PATH  small, medium (default) or large, or a hand-model .json file
+  --perturb             perturbation mode: seeded tremor, joint jitter and tracking noise
   --substeps N          physics steps per tick (default: the task's, else 1)
   --duration SECONDS    simulated time (default: the task's)
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
@@ -36,6 +38,8 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
     encoding: { type: 'string' },
     substeps: { type: 'string' },
     duration: { type: 'string' },
+    'hand-model': { type: 'string' },
+    perturb: { type: 'boolean' },
   },
   async run({ values, json }) {
     const v = values as Record<string, string | undefined>;
@@ -48,6 +52,8 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
       spec.dominantHand = parseChoiceArg('hand', v.hand, ['right', 'left'] as const, 'right');
       spec.substeps = parseNumberArg('substeps', v.substeps, true);
       spec.duration = parseNumberArg('duration', v.duration, false);
+      if (v['hand-model'] !== undefined) spec.handModel = v['hand-model'];
+      if (values.perturb === true) spec.user = { perturbation: true };
       if (v.out) spec.record = { path: v.out, encoding: parseChoiceArg('encoding', v.encoding, ['lossless', 'quantised'] as const, 'lossless') };
       result = await runSession(spec);
     } catch (err) {
