@@ -20,7 +20,7 @@ import { ChunkPacker } from '../src/stream/chunk-codec.js';
 import { median, round, seconds } from './stats.js';
 import { dropModel } from './worlds.js';
 
-const TRIALS = 9;
+const TRIALS = 15;
 const WARMUP = 2;
 
 /** Bare Rapier: the identical world (built by the same code), stepped with `world.step`, nothing read. */

@@ -1,11 +1,13 @@
 /**
- * Benchmark runner: `npm run bench -- kernel [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
+import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
 
 const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ details: unknown; summary: Record<string, number> }>> = {
   kernel: kernelBenchmark,
+  hands: handsBenchmark,
 };
 
 const args = process.argv.slice(2);

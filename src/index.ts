@@ -18,7 +18,7 @@ export { runSession } from './session/run.js';
 /** A running simulation: `step()`, `run()`, `finish()`; and the function that starts one from a spec. */
 export { Session, createSession, type RunHooks, type SessionOptions } from './session/session.js';
 /** What to run: task, scene, seed, dominant hand, recording. */
-export { normalizeSpec, isSeed, type SessionSpec, type RecordOptions, type Hand } from './session/spec.js';
+export { normalizeSpec, isSeed, type SessionSpec, type RecordOptions, type Handedness } from './session/spec.js';
 /** What a session produces. */
 export { verdict, type SessionResult, type SessionStatus, type SessionError } from './session/result.js';
 /** The mutable state of a session and how initial conditions are drawn from the seed. */
@@ -84,6 +84,34 @@ export { inspectStream, type InspectReport } from './stream/inspect.js';
 export { verifyStream, type VerifyReport, type Divergence } from './stream/verify.js';
 /** The container layout and its header. */
 export { DEFAULT_CHUNK_FRAMES, MIN_CHUNK_FRAMES, type StreamHeader, type StreamEncoding } from './stream/format.js';
+
+// The simulated user
+/** The scripting surface of a session's user (`session.user`) and the user stage's state. */
+export { SimUser, userControls, USER_PART, type UserControls, type HandControls, type SideRef } from './user/user.js';
+/** User options (task `user` section, spec `user`) and the resolved user of a model. */
+export { resolveUser, type UserOptions, type UserModel, type PerturbationOptions } from './user/config.js';
+/** Hand models: loading, validating, compiling; joint limits. */
+export { loadHandModel, listHandModelIds, validateHandModel, clampToLimits, type HandModel, type HandModelSpec, type JointSpec } from './user/hand-model.js';
+/** The OpenXR 26-joint set and its WebXR 25-joint view. */
+export { OPENXR_JOINTS, WEBXR_JOINTS, webxrName, webxrIndex, type JointName } from './user/joints.js';
+/** The pose library and the solved grab. */
+export { resolvePose, listPoseNames, poseLibrary, grabPose, anglesOf, type HandPose, type PoseSpec } from './user/poses.js';
+/** Detector features (pinch distance, fingertip-to-palm, straightness, thumb direction) and heuristics. */
+export { handFeatures, classifyGesture, GESTURE_CRITERIA, type HandFeatures, type Gesture } from './user/gestures.js';
+/** A hand posed on its own (as `xrsim pose` does), and the default wrist pose. */
+export { poseHand, defaultWristPose, type PosedHand } from './user/posed-hand.js';
+/** One hand's state, its placement targets and contact probes. */
+export { Hand, CONTACT_PROBES, type HandTarget, type HandPoint } from './user/hand.js';
+/** The head: motion, gaze pursuit, walking, eye positions. */
+export { Head, WALKING_SPEED } from './user/head.js';
+/** Controllers with the xr-standard mapping. */
+export { Controller, XR_STANDARD_BUTTONS, type ButtonName } from './user/controller.js';
+/** Easing curves used by every timed transition. */
+export { ease, type Easing } from './user/motion.js';
+/** Frame channel sizes of the user's channels. */
+export { HAND_JOINT_FLOATS, HAND_CHANNEL_FLOATS, CONTROLLER_CHANNEL_FLOATS, CONTACT_PROBE_FLOATS, CONTACT_PROBES_PER_HAND } from './frame/layout.js';
+/** The two-level frame hash, for tools that rewrite streams. */
+export { FrameHasher } from './frame/hash.js';
 
 // Sweeps
 /** Runs a suite over seeds, hands and scenes on a worker pool; results are appended to `results.jsonl`. */

@@ -38,11 +38,12 @@ describe('poking the bench top', () => {
     });
     const bench = session.model.statics.findIndex((s) => s.id === 'lab-bench');
     const normalY = contacts[probe + 2];
-    session.dispose();
 
     expect(Math.max(...depth)).toBeGreaterThan(0.0025); // it does press in…
     expect(Math.max(...depth)).toBeLessThanOrEqual(0.003 + 1e-6); // …never beyond the limit
-    expect(surfaces).toEqual(new Set([bench])); // the surface touched is the bench, by id
+    expect(surfaces).toEqual(new Set([bench])); // the surface touched is the bench…
+    const descriptor = session.state.frame.layout.channels.find((c) => c.name === 'contacts')!;
+    expect(descriptor.surfaces![bench]).toBe('scene:lab-bench:table'); // …named, with its label, in the stream
     expect(normalY).toBeGreaterThan(0.99); // and its normal points up
     // Continuous: within range of the surface, depth never changes faster than the fingertip moves (no jumps),
     // and it rises monotonically to the limit while the tip drives in.
@@ -54,6 +55,7 @@ describe('poking the bench top', () => {
     expect(first).toBeGreaterThan(0);
     expect(atLimit).toBeGreaterThan(first);
     for (let i = first + 1; i <= atLimit; i++) expect(depth[i]).toBeGreaterThanOrEqual(depth[i - 1] - 1e-9);
+    session.dispose();
   });
 
   it('a tighter limit is honoured too', async () => {

@@ -137,6 +137,22 @@ describe('head', () => {
     session.dispose();
   });
 
+  it('places two eyes an IPD apart across the head, however it turns', async () => {
+    const session = await benchSession({ user: { ipd: 0.064 } });
+    session.user.head.turnTo(35, 20);
+    stepFor(session, 1);
+    const eyes = new Float64Array(6);
+    session.user.head.state.writeEyePositions(session.model.user.ipd, eyes);
+    const head = session.frame.channel('head')!;
+    expect(Math.hypot(eyes[0] - eyes[3], eyes[1] - eyes[4], eyes[2] - eyes[5])).toBeCloseTo(0.064, 9);
+    // Midway between them is the eye centre, and the left eye is on the head's −X side.
+    for (let i = 0; i < 3; i++) expect((eyes[i] + eyes[3 + i]) / 2).toBeCloseTo(head[i], 6);
+    const [x, y, z, w] = [head[3], head[4], head[5], head[6]];
+    const right = [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)];
+    expect((eyes[3] - eyes[0]) * right[0] + (eyes[4] - eyes[1]) * right[1] + (eyes[5] - eyes[2]) * right[2]).toBeCloseTo(0.064, 6);
+    session.dispose();
+  });
+
   it('has eye heights from the body model: standing and seated, scaled with hand size', async () => {
     for (const [size, low, high] of [['small', 1.35, 1.45], ['medium', 1.55, 1.65], ['large', 1.72, 1.82]] as const) {
       const session = await benchSession({ handModel: size, user: { posture: 'standing' } });

@@ -35,6 +35,8 @@ export interface ChannelDescriptor {
   bytes?: number;
   /** For `poses`: the entries, as `origin:id` (for example `task:ball`); for `contacts`, the probes. */
   ids?: string[];
+  /** For `contacts`: the static surfaces a probe's surface index refers to, as `origin:id:label`. */
+  surfaces?: string[];
   /** A human description of the layout. */
   layout: string;
 }
@@ -82,6 +84,7 @@ export function frameLayoutFor(model: SimModel): FrameLayout {
       kind: 'contacts',
       bytes: 2 * CONTACT_PROBES_PER_HAND * CONTACT_PROBE_FLOATS * 4,
       ids: ['left', 'right'].flatMap((side) => ['thumb-tip', 'index-tip', 'middle-tip', 'ring-tip', 'little-tip', 'palm'].map((p) => `${side}:${p}`)),
+      surfaces: model.statics.map((s) => `${s.origin}:${s.id}:${s.label}`),
       layout: 'per probe: f32 signed distance skin-to-surface (negative = penetration), normal x,y,z, static index (-1 none)',
     });
   }

@@ -3,7 +3,7 @@
  */
 import { XrsimInputError } from '../errors.js';
 import type { Milestone } from '../validate/types.js';
-import type { Hand } from './spec.js';
+import type { Handedness } from './spec.js';
 
 /** `errored` means the harness could not complete the run; it is never a verdict on the app or the physics. */
 export type SessionStatus = 'passed' | 'failed' | 'errored';
@@ -22,7 +22,7 @@ export interface SessionResult {
   task: string;
   scene: string;
   seed: number;
-  hand: Hand;
+  hand: Handedness;
   /** Ticks simulated (frames recorded = ticks + 1, frame 0 being the initial state). */
   ticks: number;
   status: SessionStatus;

@@ -19,7 +19,7 @@ import { loadTask } from '../task/load.js';
 import { createTaskValidators } from '../validate/registry.js';
 import type { Validator } from '../validate/types.js';
 import { verdict, type SessionResult } from './result.js';
-import { normalizeSpec, type Hand, type RecordOptions, type SessionSpec } from './spec.js';
+import { normalizeSpec, type Handedness, type RecordOptions, type SessionSpec } from './spec.js';
 import { SimState } from './state.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../user/hand-model.js';
@@ -28,7 +28,7 @@ import { validateUserOptions } from '../task/load.js';
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
   seed: number;
-  dominantHand?: Hand;
+  dominantHand?: Handedness;
   record?: RecordOptions;
 }
 
@@ -55,7 +55,7 @@ export class Session {
     rapier: Awaited<ReturnType<typeof initPhysics>>,
     readonly model: SimModel,
     readonly seed: number,
-    readonly dominantHand: Hand,
+    readonly dominantHand: Handedness,
     private readonly recordOptions: RecordOptions | undefined,
   ) {
     this.state = new SimState(rapier, model, seed, dominantHand);

@@ -9,7 +9,7 @@ import type { UserOptions } from '../user/config.js';
 import type { HandModelSpec } from '../user/hand-model.js';
 
 /** Which hand is dominant. The other one is the `other` hand. */
-export type Hand = 'right' | 'left';
+export type Handedness = 'right' | 'left';
 
 /** Where and how to record the frame stream. */
 export interface RecordOptions {
@@ -32,7 +32,7 @@ export interface SessionSpec {
   /** The session seed: a non-negative integer. Every random stream derives from it. */
   seed: number;
   /** Default `right`. */
-  dominantHand?: Hand;
+  dominantHand?: Handedness;
   /** Physics steps per tick, overriding the task. */
   substeps?: number;
   /** Simulated seconds, overriding the task. */
@@ -84,7 +84,7 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
     fail('user', 'invalid user options', 'an object (see the task schema\'s user section)');
   }
   if (spec.record !== undefined) checkRecord(spec.record, fail);
-  return { ...(spec as unknown as SessionSpec), dominantHand: hand as Hand };
+  return { ...(spec as unknown as SessionSpec), dominantHand: hand as Handedness };
 }
 
 /** True for a safe, non-negative integer. */

@@ -13,7 +13,7 @@ import { RandomStreams, type RandomStream } from '../random.js';
 import { writeUserChannels } from '../user/channels.js';
 import { createHandPartPoses, handPartPoses, type HandPartPoses } from '../user/hand-parts.js';
 import { SimUser } from '../user/user.js';
-import type { Hand } from './spec.js';
+import type { Handedness } from './spec.js';
 
 /** The mutable state of one session. */
 export class SimState {
@@ -41,7 +41,7 @@ export class SimState {
     rapier: Awaited<ReturnType<typeof initPhysics>>,
     readonly model: SimModel,
     seed: number,
-    dominantHand: Hand,
+    dominantHand: Handedness,
   ) {
     this.random = new RandomStreams(seed);
     this.frame = new Frame(frameLayoutFor(model));

@@ -4,7 +4,7 @@
 import { XrsimInputError } from '../errors.js';
 import { contentHash } from '../model/canonical.js';
 import { listSceneIds } from '../scene/load.js';
-import type { Hand, SessionSpec } from '../session/spec.js';
+import type { Handedness, SessionSpec } from '../session/spec.js';
 import { listTaskIds, loadTask } from '../task/load.js';
 
 /** What a sweep runs. Every field has an embedded default. */
@@ -14,7 +14,7 @@ export interface SweepOptions {
   /** Seeds. Default: 1, 2, 3. */
   seeds?: number[];
   /** Dominant hands. Default: both. */
-  hands?: Hand[];
+  hands?: Handedness[];
   /** `default` (each task's own scene list), `all` (every library scene) or scene ids. Default: `default`. */
   scenes?: 'default' | 'all' | string[];
 }
@@ -22,7 +22,7 @@ export interface SweepOptions {
 /** One session of a sweep and its stable key (the spec's content hash). */
 export interface SweepEntry {
   key: string;
-  spec: SessionSpec & { task: string; scene: string; dominantHand: Hand };
+  spec: SessionSpec & { task: string; scene: string; dominantHand: Handedness };
 }
 
 /** The expanded matrix: tasks × scenes × seeds × hands, in that nesting order. */

@@ -18,7 +18,7 @@ import type { SimUser } from './user.js';
  */
 export function writeUserChannels(user: SimUser, frame: Frame, noise: RandomStream | null, all = false): void {
   const head = frame.channel('head');
-  if (head) user.head.writePose(head);
+  if (head && (all || user.head.changed)) user.head.writePose(head);
   if (user.hands) {
     const contacts = frame.channel('contacts')!;
     const sigma = user.config.perturbation?.trackingNoise ?? 0;

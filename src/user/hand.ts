@@ -202,7 +202,7 @@ export class Hand {
     this.perturbation?.tremor(t, this.wrist);
     for (let i = 0; i < 3; i++) this.wrist[i] += this.pushOut[i];
     handWorldPoses(this.local, this.left, this.wrist, this.positions, this.orientations);
-    const [px, py, pz] = this.pushOut;
+    const px = this.pushOut[0], py = this.pushOut[1], pz = this.pushOut[2];
     this.resolveContacts(sdf);
     // Still being pushed or relaxing: not at rest yet, whatever the transitions say.
     if (px !== this.pushOut[0] || py !== this.pushOut[1] || pz !== this.pushOut[2]) this.restingAtLastUpdate = false;
@@ -211,27 +211,39 @@ export class Hand {
 
   /**
    * Keeps the hand out of static surfaces beyond the penetration limit, relaxes the carried push-out where
-   * there is room, then records the probes' contacts.
+   * there is room, and records the probes' contacts. In the common case (nothing too deep, nothing carried)
+   * one pass of six queries does it all.
    */
   private resolveContacts(sdf: StaticSdf): void {
     const limit = this.user.maxPenetration;
+    let deepest = this.report(sdf);
+    const carried = Math.hypot(this.pushOut[0], this.pushOut[1], this.pushOut[2]);
+    if (deepest <= limit + 1e-12 && carried === 0) return;
     // 1. Push out along the deepest probe's normal until no probe is deeper than the limit.
-    for (let iteration = 0; iteration < 4; iteration++) {
-      const deepest = this.probe(sdf, 0.001);
-      if (deepest <= limit + 1e-12) break;
+    for (let iteration = 0; iteration < 4 && deepest > limit + 1e-12; iteration++) {
       this.translate(this.normal[0] * (deepest - limit), this.normal[1] * (deepest - limit), this.normal[2] * (deepest - limit));
+      deepest = this.probe(sdf, 0.001);
     }
     // 2. Relax: move back toward the target by the slack left. Moving by s brings any surface at most s
     //    closer, so with s = limit − (deepest penetration) nothing ends deeper than the limit.
-    const carried = Math.hypot(this.pushOut[0], this.pushOut[1], this.pushOut[2]);
-    if (carried > 0) {
-      const slack = limit - this.probe(sdf, carried);
-      const step = Math.min(carried, Math.max(0, slack));
-      if (step > 0) this.translate((-this.pushOut[0] / carried) * step, (-this.pushOut[1] / carried) * step, (-this.pushOut[2] / carried) * step);
+    const still = Math.hypot(this.pushOut[0], this.pushOut[1], this.pushOut[2]);
+    if (still > 0) {
+      const slack = limit - this.probe(sdf, still);
+      const step = Math.min(still, Math.max(0, slack));
+      if (step > 0) this.translate((-this.pushOut[0] / still) * step, (-this.pushOut[1] / still) * step, (-this.pushOut[2] / still) * step);
     }
-    // 3. Report every probe within 5 cm of a surface.
+    this.report(sdf);
+  }
+
+  /**
+   * Records every probe's contact within 5 cm of a surface, and returns the deepest penetration (leaving
+   * that probe's normal in `this.normal`).
+   */
+  private report(sdf: StaticSdf): number {
     const range = 0.05;
     const radius = this.model.skeleton.radius;
+    let deepest = -range;
+    let nx = 0, ny = 0, nz = 0;
     for (let k = 0; k < CONTACT_PROBES.length; k++) {
       const j = CONTACT_PROBES[k];
       const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], range + radius[j], this.normal, this.owner);
@@ -240,7 +252,17 @@ export class Hand {
       this.contactNormal[k * 3] = this.normal[0];
       this.contactNormal[k * 3 + 1] = this.normal[1];
       this.contactNormal[k * 3 + 2] = this.normal[2];
+      if (this.owner[0] >= 0 && radius[j] - d > deepest) {
+        deepest = radius[j] - d;
+        nx = this.normal[0];
+        ny = this.normal[1];
+        nz = this.normal[2];
+      }
     }
+    this.normal[0] = nx;
+    this.normal[1] = ny;
+    this.normal[2] = nz;
+    return deepest;
   }
 
   /**

@@ -21,6 +21,8 @@ export class Head {
   readonly position = new Float64Array(3);
   yaw = 0;
   pitch = 0;
+  /** Whether the last update moved the head (a still head's outputs stay as they were). */
+  changed = true;
   private yawRate = 0;
   private pitchRate = 0;
   private readonly moveFrom = new Float64Array(3);
@@ -43,6 +45,7 @@ export class Head {
 
   /** Jumps to a pose immediately, cancelling motion. The only discontinuous move. */
   teleport(position: Vec3, yaw: number, pitch = 0): void {
+    this.changed = true;
     this.position.set(position);
     this.moveFrom.set(position);
     this.moveTo3.set(position);
@@ -114,8 +117,10 @@ export class Head {
       this.path === null && this.gazeTarget === null && this.gazeYaw === null && this.yawRate === 0 && this.pitchRate === 0 &&
       t > this.moveStart + this.moveDuration && t > this.eyeStart + this.eyeDuration
     ) {
+      this.changed = false;
       return;
     }
+    this.changed = true;
     let walkYaw: number | null = null;
     if (this.path) {
       const p = this.path;
@@ -174,6 +179,22 @@ export class Head {
     out[o + 4] = sy * cp;
     out[o + 5] = -sy * sp;
     out[o + 6] = cy * cp;
+  }
+
+  /**
+   * Writes the two eye positions (left then right, 3 numbers each) for an interpupillary distance: the eyes
+   * sit ±ipd/2 along the head's +X axis from the eye centre. These are the origins of the two views.
+   */
+  writeEyePositions(ipd: number, out: Float64Array): void {
+    // The head's +X axis is the yawed world X: pitch turns about +X and leaves it where it is.
+    const x = Math.cos(this.yaw), z = -Math.sin(this.yaw);
+    const half = ipd / 2;
+    for (let e = 0; e < 2; e++) {
+      const sign = e === 0 ? -1 : 1;
+      out[e * 3] = this.position[0] + sign * half * x;
+      out[e * 3 + 1] = this.position[1];
+      out[e * 3 + 2] = this.position[2] + sign * half * z;
+    }
   }
 
   /**

@@ -50,11 +50,23 @@ export function bodyRotation(head: Head): Quat {
   return [0, Math.sin(head.yaw / 2), 0, Math.cos(head.yaw / 2)];
 }
 
-/** Turns a body-frame pose (relative to the eyes, turned by the head's yaw only) into a world pose, in place. */
+/**
+ * Turns a body-frame pose (relative to the eyes, turned by the head's yaw only) into a world pose, in place.
+ * Runs every tick for resting hands: no allocation.
+ */
 export function bodyToWorld(head: Head, pose: Float64Array): void {
-  const offset = [pose[0], pose[1], pose[2]];
-  head.bodyPoint(offset, false, pose, 0);
-  pose.set(quatMultiply(bodyRotation(head), [pose[3], pose[4], pose[5], pose[6]]), 3);
+  const c = Math.cos(head.yaw), s = Math.sin(head.yaw);
+  const x = pose[0], z = pose[2];
+  pose[0] = head.position[0] + c * x + s * z;
+  pose[1] = head.position[1] + pose[1];
+  pose[2] = head.position[2] - s * x + c * z;
+  // (0, sy, 0, cy) ⊗ q
+  const sy = Math.sin(head.yaw / 2), cy = Math.cos(head.yaw / 2);
+  const qx = pose[3], qy = pose[4], qz = pose[5], qw = pose[6];
+  pose[3] = cy * qx + sy * qz;
+  pose[4] = cy * qy + sy * qw;
+  pose[5] = cy * qz - sy * qx;
+  pose[6] = cy * qw - sy * qy;
 }
 
 /** Inverse of {@link bodyToWorld}, in place. */

@@ -12,7 +12,7 @@ import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
 import type { RandomStreams } from '../random.js';
-import type { Hand as Handedness } from '../session/spec.js';
+import type { Handedness } from '../session/spec.js';
 import type { UserModel } from './config.js';
 import { Controller, type ButtonName } from './controller.js';
 import { Hand, type HandPoint, type HandTarget } from './hand.js';

@@ -2,7 +2,8 @@
  * `xrsim sweep`: the main job, a regression sweep of the task suite over seeds, hands and scenes.
  */
 import { ExitCode, XrsimInputError } from '../../errors.js';
-import type { Hand } from '../../session/spec.js';
+import type { Handedness } from '../../session/spec.js';
+
 import { parseSeeds } from '../../sweep/matrix.js';
 import { runSweep, type SweepProgress, type SweepSummary } from '../../sweep/run.js';
 import { parseNumberArg, printJson, type Command } from '../command.js';
@@ -57,7 +58,7 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
   },
 };
 
-function parseHands(text: string | undefined): Hand[] {
+function parseHands(text: string | undefined): Handedness[] {
   if (text === undefined || text === 'both') return ['right', 'left'];
   if (text === 'right' || text === 'left') return [text];
   throw new XrsimInputError(`--hands must be both, right or left, got "${text}"`);
