@@ -10,11 +10,10 @@ import { KERNEL_VERSION } from '../version.js';
 import { contentHash, deepFreeze } from './canonical.js';
 import type { SurfaceSpec } from '../scene/types.js';
 import type { FixtureSpec } from '../task/types.js';
-import { DIGIT_BASES, J } from '../../kernels/hand-fk.js';
+import { createFkScratch, DIGIT_BASES, handLocalPoses, J } from '../../kernels/hand-fk.js';
 import { resolveUser } from '../user/config.js';
 import { loadHandModel, type HandModel } from '../user/hand-model.js';
 import { resolvePose } from '../user/poses.js';
-import { createFkScratch, handLocalPoses } from '../../kernels/hand-fk.js';
 import type { BodyModel, ColliderModel, HandPartModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
 
 /** Default tick: 90 Hz, the common headset refresh rate. */

@@ -235,47 +235,30 @@ export class Hand {
     this.report(sdf);
   }
 
-  /**
-   * Records every probe's contact within 5 cm of a surface, and returns the deepest penetration (leaving
-   * that probe's normal in `this.normal`).
-   */
+  /** Records every probe's contact within 5 cm of a surface; returns the deepest penetration (see `probe`). */
   private report(sdf: StaticSdf): number {
-    const range = 0.05;
-    const radius = this.model.skeleton.radius;
-    let deepest = -range;
-    let nx = 0, ny = 0, nz = 0;
-    for (let k = 0; k < CONTACT_PROBES.length; k++) {
-      const j = CONTACT_PROBES[k];
-      const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], range + radius[j], this.normal, this.owner);
-      this.contactSurface[k] = this.owner[0];
-      this.contactDistance[k] = this.owner[0] >= 0 ? d - radius[j] : range;
-      this.contactNormal[k * 3] = this.normal[0];
-      this.contactNormal[k * 3 + 1] = this.normal[1];
-      this.contactNormal[k * 3 + 2] = this.normal[2];
-      if (this.owner[0] >= 0 && radius[j] - d > deepest) {
-        deepest = radius[j] - d;
-        nx = this.normal[0];
-        ny = this.normal[1];
-        nz = this.normal[2];
-      }
-    }
-    this.normal[0] = nx;
-    this.normal[1] = ny;
-    this.normal[2] = nz;
-    return deepest;
+    return this.probe(sdf, 0.05, true);
   }
 
   /**
    * The deepest penetration of any probe (skin into surface; negative = clearance), looking `range` beyond
-   * the skin. Leaves that probe's surface normal in `this.normal`.
+   * the skin. Leaves that probe's surface normal in `this.normal`. With `record`, also stores every probe's
+   * distance, normal and surface as this tick's contact report.
    */
-  private probe(sdf: StaticSdf, range: number): number {
+  private probe(sdf: StaticSdf, range: number, record = false): number {
     const radius = this.model.skeleton.radius;
     let deepest = -range;
     let nx = 0, ny = 0, nz = 0;
     for (let k = 0; k < CONTACT_PROBES.length; k++) {
       const j = CONTACT_PROBES[k];
       const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + range, this.normal, this.owner);
+      if (record) {
+        this.contactSurface[k] = this.owner[0];
+        this.contactDistance[k] = this.owner[0] >= 0 ? d - radius[j] : range;
+        this.contactNormal[k * 3] = this.normal[0];
+        this.contactNormal[k * 3 + 1] = this.normal[1];
+        this.contactNormal[k * 3 + 2] = this.normal[2];
+      }
       if (this.owner[0] >= 0 && radius[j] - d > deepest) {
         deepest = radius[j] - d;
         nx = this.normal[0];
