@@ -143,6 +143,10 @@ export function shapeHalfExtents(shape: ShapeSpec): Vec3 {
       return [shape.radius, shape.length / 2 + shape.radius, shape.radius];
     case 'cylinder':
       return [shape.radius, shape.height / 2, shape.radius];
+    case 'polygon': {
+      const reach = (axis: 0 | 1) => Math.max(...shape.points.map((p) => Math.abs(p[axis])));
+      return [reach(0), shape.thickness / 2, reach(1)];
+    }
   }
 }
 
@@ -157,7 +161,40 @@ export function shapeVolume(shape: ShapeSpec): number {
       return Math.PI * shape.radius ** 2 * shape.length + (4 / 3) * Math.PI * shape.radius ** 3;
     case 'cylinder':
       return Math.PI * shape.radius ** 2 * shape.height;
+    case 'polygon':
+      return Math.abs(polygonSignedArea(shape.points)) * shape.thickness;
   }
+}
+
+/** Shoelace area of a polygon of `[x, z]` points: positive when x turns toward z. */
+export function polygonSignedArea(points: readonly (readonly [number, number])[]): number {
+  let twice = 0;
+  for (let i = 0; i < points.length; i++) {
+    const [x0, z0] = points[i];
+    const [x1, z1] = points[(i + 1) % points.length];
+    twice += x0 * z1 - x1 * z0;
+  }
+  return twice / 2;
+}
+
+/** Smallest polygon area accepted, m²: below it a slab has no usable face. */
+export const MIN_POLYGON_AREA = 1e-4;
+
+/** Why a polygon cannot be a slab (fewer than 3 points, repeated points, not convex, no area), or null. */
+export function polygonProblem(points: readonly (readonly [number, number])[]): string | null {
+  if (points.length < 3) return `a polygon needs at least 3 points, got ${points.length}`;
+  const area = polygonSignedArea(points);
+  if (Math.abs(area) < MIN_POLYGON_AREA) return `degenerate polygon: area ${Math.abs(area).toExponential(2)} m² is below ${MIN_POLYGON_AREA} m²`;
+  const sign = Math.sign(area);
+  for (let i = 0; i < points.length; i++) {
+    const [ax, az] = points[i];
+    const [bx, bz] = points[(i + 1) % points.length];
+    const [cx, cz] = points[(i + 2) % points.length];
+    if (Math.hypot(bx - ax, bz - az) < 1e-6) return `degenerate polygon: points ${i} and ${(i + 1) % points.length} coincide`;
+    const turn = (bx - ax) * (cz - bz) - (bz - az) * (cx - bx);
+    if (Math.sign(turn) !== sign) return `degenerate polygon: not strictly convex at point ${(i + 1) % points.length}`;
+  }
+  return null;
 }
 
 /** An axis-aligned box `{ min, max }`. */

@@ -8,12 +8,23 @@ export type Vec3 = [number, number, number];
 /** A unit quaternion `[x, y, z, w]`. */
 export type Quat = [number, number, number, number];
 
-/** A collision primitive. Capsules and cylinders stand along their local Y axis. */
+/** A collision primitive. Capsules, cylinders and polygon slabs stand along their local Y axis. */
 export type ShapeSpec =
   | { type: 'box'; size: Vec3 }
   | { type: 'sphere'; radius: number }
   | { type: 'capsule'; radius: number; length: number }
-  | { type: 'cylinder'; radius: number; height: number };
+  | { type: 'cylinder'; radius: number; height: number }
+  | PolygonShapeSpec;
+
+/**
+ * A convex polygon in the local XZ plane, extruded `thickness` along Y (centred): an L-free table top, a
+ * wall with slanted ends, a rug. Points are `[x, z]` in either winding; they are normalised when loaded.
+ */
+export interface PolygonShapeSpec {
+  type: 'polygon';
+  points: [number, number][];
+  thickness: number;
+}
 
 /** One primitive of an object, placed relative to the object's origin. */
 export interface PartSpec {

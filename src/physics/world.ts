@@ -313,5 +313,13 @@ function colliderDesc(rapier: Rapier, shape: ShapeSpec) {
       return rapier.ColliderDesc.capsule(shape.length / 2, shape.radius);
     case 'cylinder':
       return rapier.ColliderDesc.cylinder(shape.height / 2, shape.radius);
+    case 'polygon': {
+      const half = shape.thickness / 2;
+      const vertices = new Float32Array(shape.points.flatMap(([x, z]) => [x, -half, z, x, half, z]));
+      const desc = rapier.ColliderDesc.convexHull(vertices);
+      // Loading rejects degenerate polygons, so a hull always exists.
+      if (!desc) throw new Error('convex hull of a validated polygon failed');
+      return desc;
+    }
   }
 }

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { XrsimInputError, childPath } from '../errors.js';
-import { aabbOverlap, composePose, type Aabb, partsOf, placedShapeAabb, quatFromEulerDeg, quatFromYawDeg, type Pose } from '../geometry/math.js';
+import { aabbOverlap, composePose, type Aabb, partsOf, placedShapeAabb, polygonProblem, quatFromEulerDeg, quatFromYawDeg, type Pose } from '../geometry/math.js';
 import type { PlacedGeometrySpec } from '../geometry/types.js';
 import { readJsonFile, validateAgainstSchema } from '../json/load.js';
 import { SCENE_SCHEMA, SCENES_DIR } from '../paths.js';
@@ -79,10 +79,18 @@ export function validateScene(data: unknown, file: string): SceneSpec {
   return scene;
 }
 
-/** Every placed object has exactly one of `shape` and `parts`. */
+/** Every placed object has exactly one of `shape` and `parts`, and every polygon is a usable convex slab. */
 export function checkGeometry(object: PlacedGeometrySpec, path: string, file: string): void {
   if ((object.shape === undefined) === (object.parts === undefined)) {
     throw new XrsimInputError('give exactly one of "shape" and "parts"', { file, jsonPath: path, expected: 'a shape or a list of parts' });
+  }
+  const shapes = object.shape ? [{ shape: object.shape, path: childPath(path, 'shape') }] : object.parts!.map((p, i) => ({ shape: p.shape, path: `${path}.parts[${i}].shape` }));
+  for (const { shape, path: shapePath } of shapes) {
+    if (shape.type !== 'polygon') continue;
+    const problem = polygonProblem(shape.points);
+    if (problem) {
+      throw new XrsimInputError(problem, { file, jsonPath: childPath(shapePath, 'points'), expected: 'at least 3 distinct [x, z] points forming a convex polygon of non-zero area' });
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import { RandomStreams, type RandomStream } from '../random.js';
 import { writeUserChannels } from '../user/channels.js';
 import { createHandPartPoses, handPartPoses, type HandPartPoses } from '../user/hand-parts.js';
 import { SimUser } from '../user/user.js';
+import { buildSceneGeometry, type SceneGeometryIndex } from '../sensing/scene-geometry.js';
 import type { Handedness } from './spec.js';
 
 /** The mutable state of one session. */
@@ -33,6 +34,8 @@ export class SimState {
 
   /** The simulated user (head, hands, controllers). */
   readonly user: SimUser;
+  /** The scene's primitives (surfaces, bodies, hands), shared by contact and sensing. */
+  readonly scene: SceneGeometryIndex;
   /** Poses of the hands' kinematic bodies and parts this tick. */
   readonly handParts: HandPartPoses;
   private readonly trackingNoise: RandomStream | null;
@@ -47,7 +50,8 @@ export class SimState {
     this.frame = new Frame(frameLayoutFor(model));
     this.frameHasher = new FrameHasher(this.frame.layout, true);
     // The user is placed first (tick 0), so the hands' kinematic bodies are created where the hands are.
-    this.user = new SimUser(model, dominantHand, this.random);
+    this.scene = buildSceneGeometry(model);
+    this.user = new SimUser(model, dominantHand, this.random, this.scene.geometry);
     this.user.update(0, model.timing.dt, this.frame);
     this.handParts = createHandPartPoses(model);
     handPartPoses(model, this.user, this.handParts);

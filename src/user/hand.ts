@@ -7,7 +7,8 @@
  * tracking cone.
  */
 import { ANGLES_PER_JOINT, createFkScratch, handLocalPoses, handWorldPoses, J, JOINT_COUNT } from '../../kernels/hand-fk.js';
-import type { StaticSdf } from '../../kernels/static-sdf.js';
+import { PrimitiveKind, type SceneGeometry } from '../../kernels/scene-geometry.js';
+import { signedDistance } from '../../kernels/sdf.js';
 import { quatFromAxes, rotateVec, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { clampToLimits, type HandModel } from './hand-model.js';
@@ -165,11 +166,11 @@ export class Hand {
   }
 
   /**
-   * Advances the hand to time `t`. `sdf` is the static scene; `head` the current head. A hand at rest (every
+   * Advances the hand to time `t`. `sdf` is the scene geometry (its static surfaces stop the hand); `head` the current head. A hand at rest (every
    * transition over, no perturbation, the head unmoved, tracking unchanged) is exactly where it was at the
    * last update, so that update's results stand and the work is skipped.
    */
-  update(t: number, head: Head, sdf: StaticSdf): void {
+  update(t: number, head: Head, sdf: SceneGeometry): void {
     const resting = !this.perturbation && this.poseBlend.settled(t) && this.pinch.settled(t) && this.placement.settled(t);
     const h = this.lastHead;
     const headStill = h[0] === head.position[0] && h[1] === head.position[1] && h[2] === head.position[2] && h[3] === head.yaw && h[4] === head.pitch;
@@ -214,7 +215,7 @@ export class Hand {
    * there is room, and records the probes' contacts. In the common case (nothing too deep, nothing carried)
    * one pass of six queries does it all.
    */
-  private resolveContacts(sdf: StaticSdf): void {
+  private resolveContacts(sdf: SceneGeometry): void {
     const limit = this.user.maxPenetration;
     let deepest = this.report(sdf);
     const carried = Math.hypot(this.pushOut[0], this.pushOut[1], this.pushOut[2]);
@@ -236,7 +237,7 @@ export class Hand {
   }
 
   /** Records every probe's contact within 5 cm of a surface; returns the deepest penetration (see `probe`). */
-  private report(sdf: StaticSdf): number {
+  private report(sdf: SceneGeometry): number {
     return this.probe(sdf, 0.05, true);
   }
 
@@ -245,13 +246,13 @@ export class Hand {
    * the skin. Leaves that probe's surface normal in `this.normal`. With `record`, also stores every probe's
    * distance, normal and surface as this tick's contact report.
    */
-  private probe(sdf: StaticSdf, range: number, record = false): number {
+  private probe(sdf: SceneGeometry, range: number, record = false): number {
     const radius = this.model.skeleton.radius;
     let deepest = -range;
     let nx = 0, ny = 0, nz = 0;
     for (let k = 0; k < CONTACT_PROBES.length; k++) {
       const j = CONTACT_PROBES[k];
-      const d = sdf.query(this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + range, this.normal, this.owner);
+      const d = signedDistance(sdf, PrimitiveKind.Static, this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + range, this.normal, this.owner);
       if (record) {
         this.contactSurface[k] = this.owner[0];
         this.contactDistance[k] = this.owner[0] >= 0 ? d - radius[j] : range;

@@ -5,8 +5,7 @@
  * the next tick, on the simulation clock. Events they cause (an unreachable target) are queued and written
  * into the next frame, together with the events of the update itself (tracking lost or regained).
  */
-import { SdfShape, StaticSdf } from '../../kernels/static-sdf.js';
-import { composePose } from '../geometry/math.js';
+import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { Vec3 } from '../geometry/types.js';
 import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
@@ -44,7 +43,8 @@ export class SimUser {
   /** Hands by side; absent when the session has no hand input. */
   readonly hands: { left: Hand; right: Hand } | null;
   readonly controllers: { left: Controller; right: Controller };
-  readonly sdf: StaticSdf;
+  /** The scene's geometry; its static surfaces stop the hands. */
+  readonly sdf: SceneGeometry;
   /** Simulation time of the last update. */
   time = 0;
   private readonly pending: number[] = [];
@@ -54,13 +54,14 @@ export class SimUser {
     model: SimModel,
     readonly dominantHand: Handedness,
     random: RandomStreams,
+    geometry: SceneGeometry,
   ) {
     this.config = model.user;
     this.handModel = loadHandModel(model.user.handModel);
     const start = model.user.start;
     const yaw = 2 * Math.atan2(start.rotation[1], start.rotation[3]);
     this.head = new Head(start.position, yaw, model.user.eyeHeight[model.user.posture]);
-    this.sdf = staticSdf(model);
+    this.sdf = geometry;
     const relaxed = resolvePose('relaxed', this.handModel);
     const perturbation = model.user.perturbation;
     const makeHand = (side: 'left' | 'right') =>
@@ -124,30 +125,6 @@ export class SimUser {
     this.pending.push((EventType.TargetUnreachable << 16) | 3, part, floatBits(distance), floatBits(reach));
   }
 }
-
-/** The static scene (surfaces and task fixtures) as signed-distance primitives. */
-export function staticSdf(model: SimModel): StaticSdf {
-  const primitives = [];
-  for (const [index, object] of model.statics.entries()) {
-    for (const c of object.colliders) {
-      const collider = model.colliders[c];
-      const shape = collider.shape;
-      const pose = composePose(object.pose, collider.localPose);
-      const params =
-        shape.type === 'box'
-          ? [shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2]
-          : shape.type === 'sphere'
-            ? [shape.radius]
-            : shape.type === 'capsule'
-              ? [shape.radius, shape.length / 2]
-              : [shape.radius, shape.height / 2];
-      const type = { box: SdfShape.Box, sphere: SdfShape.Sphere, capsule: SdfShape.Capsule, cylinder: SdfShape.Cylinder }[shape.type];
-      primitives.push({ type, params, position: pose.position, rotation: pose.rotation, owner: index });
-    }
-  }
-  return new StaticSdf(primitives);
-}
-
 
 /** The scripting surface of one hand, bound to a session's clock. */
 export interface HandControls {

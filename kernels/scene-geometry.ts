@@ -1,0 +1,182 @@
+/**
+ * The scene's collision primitives as flat typed arrays: the one geometry store that contact queries
+ * (signed distance), the depth rasterizer and ray casts all read. Primitives can be moved, disabled and
+ * added while a session runs (surfaces that appear, move or disappear), without allocating per query.
+ *
+ * Each primitive has a type, a kind (static surface, dynamic body, hand part), an owner (the index of its
+ * object within its kind), a face-id base, parameters in its local frame, and its world pose stored as a
+ * world→local rotation matrix and the world position, plus a world bounding box.
+ */
+
+/** Primitive shapes. Capsules, cylinders and prisms stand along their local Y axis. */
+export const PrimitiveType = { Box: 0, Sphere: 1, Capsule: 2, Cylinder: 3, Prism: 4 } as const;
+/** What a primitive belongs to. */
+export const PrimitiveKind = { Static: 0, Dynamic: 1, Hand: 2 } as const;
+
+/** A primitive to add. Params: box (hx, hy, hz); sphere (r); capsule (r, half length); cylinder (r, half height); prism (half thickness). */
+export interface PrimitiveInit {
+  type: number;
+  kind: number;
+  owner: number;
+  params: readonly number[];
+  /** Prism only: the convex polygon in the local XZ plane, counter-clockwise seen from +Y, as [x, z] pairs. */
+  polygon?: readonly (readonly [number, number])[];
+  position: ArrayLike<number>;
+  rotation: ArrayLike<number>;
+}
+
+const STRIDE = 16; // type, kind, owner, enabled, 9 world→local rotation, spare ×3
+const POSE = 3; // world position
+
+/** A growable store of primitives. */
+export class SceneGeometry {
+  count = 0;
+  /** Per primitive: type, kind, owner, enabled, world→local rotation (row-major 3×3). */
+  data: Float64Array;
+  /** Per primitive: world position. */
+  position: Float64Array;
+  /** Per primitive: up to 3 shape parameters. */
+  params: Float64Array;
+  /** Per primitive: world bounding box (min xyz, max xyz). */
+  bounds: Float64Array;
+  /** Per primitive: offset and vertex count of its polygon in `polygons` (prisms). */
+  polygonRange: Int32Array;
+  /** Prism polygons: [x, z] pairs. */
+  polygons: Float64Array;
+  private polygonCount = 0;
+
+  constructor(capacity = 64) {
+    this.data = new Float64Array(capacity * STRIDE);
+    this.position = new Float64Array(capacity * POSE);
+    this.params = new Float64Array(capacity * 3);
+    this.bounds = new Float64Array(capacity * 6);
+    this.polygonRange = new Int32Array(capacity * 2);
+    this.polygons = new Float64Array(64);
+  }
+
+  /** Adds a primitive, enabled, and returns its index. */
+  add(p: PrimitiveInit): number {
+    const i = this.count;
+    if (i * STRIDE >= this.data.length) this.grow();
+    this.count = i + 1;
+    const o = i * STRIDE;
+    this.data[o] = p.type;
+    this.data[o + 1] = p.kind;
+    this.data[o + 2] = p.owner;
+    this.data[o + 3] = 1;
+    this.params.set(p.params.slice(0, 3), i * 3);
+    if (p.polygon) {
+      const needed = (this.polygonCount + p.polygon.length) * 2;
+      if (needed > this.polygons.length) {
+        const grown = new Float64Array(Math.max(needed, this.polygons.length * 2));
+        grown.set(this.polygons);
+        this.polygons = grown;
+      }
+      this.polygonRange[i * 2] = this.polygonCount;
+      this.polygonRange[i * 2 + 1] = p.polygon.length;
+      // The kernels need counter-clockwise seen from +Y: a negative shoelace sum in (x, z).
+      let twiceArea = 0;
+      p.polygon.forEach(([x, z], k) => {
+        const [nx, nz] = p.polygon![(k + 1) % p.polygon!.length];
+        twiceArea += x * nz - nx * z;
+      });
+      const n = p.polygon.length;
+      p.polygon.forEach(([x, z], k) => {
+        const slot = this.polygonCount + (twiceArea > 0 ? n - 1 - k : k);
+        this.polygons[slot * 2] = x;
+        this.polygons[slot * 2 + 1] = z;
+      });
+      this.polygonCount += p.polygon.length;
+    }
+    this.setPose(i, p.position, p.rotation);
+    return i;
+  }
+
+  /** Moves primitive `i` to a world pose (position, quaternion x y z w) and updates its bounds. */
+  setPose(i: number, position: ArrayLike<number>, q: ArrayLike<number>): void {
+    const o = i * STRIDE;
+    const x = q[0], y = q[1], z = q[2], w = q[3];
+    // Local→world rotation m (row-major); store its transpose.
+    const m00 = 1 - 2 * (y * y + z * z), m01 = 2 * (x * y - w * z), m02 = 2 * (x * z + w * y);
+    const m10 = 2 * (x * y + w * z), m11 = 1 - 2 * (x * x + z * z), m12 = 2 * (y * z - w * x);
+    const m20 = 2 * (x * z - w * y), m21 = 2 * (y * z + w * x), m22 = 1 - 2 * (x * x + y * y);
+    const d = this.data;
+    d[o + 4] = m00; d[o + 5] = m10; d[o + 6] = m20;
+    d[o + 7] = m01; d[o + 8] = m11; d[o + 9] = m21;
+    d[o + 10] = m02; d[o + 11] = m12; d[o + 12] = m22;
+    this.position[i * 3] = position[0];
+    this.position[i * 3 + 1] = position[1];
+    this.position[i * 3 + 2] = position[2];
+    const h = this.localHalfExtents(i);
+    const rows = [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]];
+    for (let r = 0; r < 3; r++) {
+      const reach = Math.abs(rows[r][0]) * h[0] + Math.abs(rows[r][1]) * h[1] + Math.abs(rows[r][2]) * h[2];
+      this.bounds[i * 6 + r] = position[r] - reach;
+      this.bounds[i * 6 + 3 + r] = position[r] + reach;
+    }
+  }
+
+  /** Enables or disables primitive `i` (a removed surface is disabled, never deleted: indices stay stable). */
+  setEnabled(i: number, enabled: boolean): void {
+    this.data[i * STRIDE + 3] = enabled ? 1 : 0;
+  }
+
+  /** Type, kind, owner and enabled flag of primitive `i`. */
+  type(i: number): number {
+    return this.data[i * STRIDE];
+  }
+  kind(i: number): number {
+    return this.data[i * STRIDE + 1];
+  }
+  owner(i: number): number {
+    return this.data[i * STRIDE + 2];
+  }
+  enabled(i: number): boolean {
+    return this.data[i * STRIDE + 3] === 1;
+  }
+
+  /** World→local rotation element (row r, column c) of primitive `i`. */
+  rot(i: number, r: number, c: number): number {
+    return this.data[i * STRIDE + 4 + r * 3 + c];
+  }
+
+  /** Half extents of primitive `i`'s bounding box in its own frame. */
+  localHalfExtents(i: number): [number, number, number] {
+    const p = this.params;
+    const k = i * 3;
+    switch (this.type(i)) {
+      case PrimitiveType.Box:
+        return [p[k], p[k + 1], p[k + 2]];
+      case PrimitiveType.Sphere:
+        return [p[k], p[k], p[k]];
+      case PrimitiveType.Capsule:
+        return [p[k], p[k + 1] + p[k], p[k]];
+      case PrimitiveType.Cylinder:
+        return [p[k], p[k + 1], p[k]];
+      default: {
+        // Prism: the polygon's extent, and its half thickness.
+        const [start, n] = [this.polygonRange[i * 2], this.polygonRange[i * 2 + 1]];
+        let ex = 0;
+        let ez = 0;
+        for (let v = 0; v < n; v++) {
+          ex = Math.max(ex, Math.abs(this.polygons[(start + v) * 2]));
+          ez = Math.max(ez, Math.abs(this.polygons[(start + v) * 2 + 1]));
+        }
+        return [ex, p[k], ez];
+      }
+    }
+  }
+
+  private grow(): void {
+    const grow = <T extends Float64Array | Int32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.data = grow(this.data);
+    this.position = grow(this.position);
+    this.params = grow(this.params);
+    this.bounds = grow(this.bounds);
+    this.polygonRange = grow(this.polygonRange);
+  }
+}
