@@ -63,15 +63,50 @@ export { SEMANTIC_LABELS, type Vec3, type Quat, type ShapeSpec, type PartSpec, t
 /** A frame as validators and hooks see it. */
 export type { FrameView } from './frame/frame.js';
 /** The frame layout (channel table) of a model. */
-export { frameLayoutFor, POSE_FLOATS, type FrameLayout, type ChannelDescriptor } from './frame/layout.js';
+export { frameLayoutFor, POSE_FLOATS, type FrameLayout, type ChannelDescriptor, type DepthCameraDescriptor } from './frame/layout.js';
 /** Event records in the `events` channel. */
-export { EventType, EVENT_NAMES, decodeEvents, type DecodedEvent } from './frame/events.js';
+export { EventType, EVENT_NAMES, NO_PLANE, decodeEvents, type DecodedEvent } from './frame/events.js';
 
 // Validators
 /** Creates the validators a task names; useful to score frames from your own loop or a stream. */
 export { createValidator, createTaskValidators } from './validate/registry.js';
 /** Milestones and the validator interface. */
 export type { Milestone, Validator } from './validate/types.js';
+
+// Sensing
+/** The session's senses: depth information, detected planes, hit tests and anchors (`session.sensing`). */
+export { Sensing, type HitTestOptions } from './sensing/sensing.js';
+/** Sensing options as written in tasks and specs, and as resolved into the model. */
+export {
+  resolveSensing,
+  MAX_DEPTH_RESOLUTION,
+  type SensingOptions,
+  type SensingModel,
+  type DepthSensorOptions,
+  type DepthSensorModel,
+  type PlaneDetectionOptions,
+  type PlaneDetectionModel,
+} from './sensing/options.js';
+/** Depth noise presets and their documented parameters. */
+export { DEPTH_NOISE, DEPTH_NOISE_PRESETS, noiseSigma, type DepthNoiseParams, type DepthNoisePreset } from './sensing/noise-presets.js';
+/** WebXR's XRCPUDepthInformation, built from a depth reading. */
+export { CpuDepthInformation, rigidTransform, IDENTITY_TRANSFORM, type RigidTransformLike, type DepthDataFormat } from './sensing/depth-information.js';
+/** The depth camera of a session. */
+export { DepthSensor } from './sensing/depth-sensor.js';
+/** Plane detection and detected planes. */
+export { PlaneDetector, PlaneChange, type DetectedPlane, type PlaneOrientation } from './sensing/planes.js';
+/** Which face of a labelled surface becomes its plane. */
+export { choosePlane, type PlaneCandidate } from './sensing/plane-candidates.js';
+/** Hit tests against detected planes and depth. */
+export { hitTest, type HitTestResult, type HitTestEntity } from './sensing/hit-test.js';
+/** Anchors on detected planes. */
+export { Anchors, type Anchor } from './sensing/anchors.js';
+/** Adding, moving and removing surfaces while a session runs (`session.environment`). */
+export { Environment } from './sensing/environment.js';
+/** The scene geometry store shared by contact and sensing. */
+export { buildSceneGeometry, type SceneGeometryIndex } from './sensing/scene-geometry.js';
+/** Decoding sensing events (planes, hit tests, anchors, surfaces) from event records. */
+export { decodeSensingEvent, type SensingEvent } from './sensing/events.js';
 
 // Streams
 /** Reads `.xrs` streams: random access by tick, columnar pose tracks, chunk checks. */

@@ -27,6 +27,34 @@ export const EventType = {
    * shoulder and the reach, as float32 bits.
    */
   TargetUnreachable: 7,
+  /**
+   * A plane was detected. Payload: plane id, surface (static index), label (index in SEMANTIC_LABELS),
+   * orientation (0 horizontal, 1 vertical, 2 none), tick of the last attribute change, flags (0), the
+   * plane's pose (7 × f32: position, quaternion; its Y axis is the normal), the point count n, then n × 2
+   * f32 `[x, z]` polygon points in plane space.
+   */
+  PlaneAdded: 8,
+  /** A detected plane changed. Payload as PlaneAdded; flags: 1 = attributes changed, 2 = pose changed. */
+  PlaneUpdated: 9,
+  /** A detected plane is gone (its surface was removed). Payload: plane id. */
+  PlaneRemoved: 10,
+  /** A surface was added while the session ran. Payload: its static index, byte length, then UTF-8 JSON of its spec. */
+  SurfaceAdded: 11,
+  /** A surface moved. Payload: static index, pose (7 × f32). */
+  SurfaceMoved: 12,
+  /** A surface was removed. Payload: static index. */
+  SurfaceRemoved: 13,
+  /**
+   * Results of a hit test. Payload: request id, result count n, then per result: plane id (0xffffffff for
+   * a depth hit), distance (f32), pose (7 × f32, Y along the surface normal). Sorted by distance.
+   */
+  HitTestResults: 14,
+  /** An anchor was created. Payload: anchor id, plane id (0xffffffff: fixed in the world), pose (7 × f32). */
+  AnchorCreated: 15,
+  /** An anchor moved with its surface. Payload: anchor id, pose (7 × f32). */
+  AnchorMoved: 16,
+  /** An anchor is no longer tracked (its surface was removed). Payload: anchor id. */
+  AnchorLost: 17,
 } as const;
 /** One of {@link EventType}'s values. */
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -40,7 +68,20 @@ export const EVENT_NAMES: Record<number, string> = {
   [EventType.TrackingLost]: 'tracking-lost',
   [EventType.TrackingRegained]: 'tracking-regained',
   [EventType.TargetUnreachable]: 'target-unreachable',
+  [EventType.PlaneAdded]: 'plane-added',
+  [EventType.PlaneUpdated]: 'plane-updated',
+  [EventType.PlaneRemoved]: 'plane-removed',
+  [EventType.SurfaceAdded]: 'surface-added',
+  [EventType.SurfaceMoved]: 'surface-moved',
+  [EventType.SurfaceRemoved]: 'surface-removed',
+  [EventType.HitTestResults]: 'hit-test-results',
+  [EventType.AnchorCreated]: 'anchor-created',
+  [EventType.AnchorMoved]: 'anchor-moved',
+  [EventType.AnchorLost]: 'anchor-lost',
 };
+
+/** "No plane": the plane id of a depth hit, or of an anchor fixed in the world. */
+export const NO_PLANE = 0xffffffff;
 
 /** A decoded event, for tools and tests (hot paths walk the words directly). */
 export interface DecodedEvent {

@@ -16,7 +16,15 @@ export interface FrameView {
   readonly eventWords: number;
   /** A fixed-size channel's floats by name (`head`, `hand-left`, `contacts`, ...), or undefined if absent. */
   channel(name: string): Float32Array | undefined;
+  /**
+   * The depth image this frame carries (u16 millimetres, 0 = no reading; see the `depth` channel's camera),
+   * or null in frames without one (depth runs at its own rate) and in streams without a depth channel.
+   */
+  readonly depthImage: Uint16Array | null;
 }
+
+const wordScratch = new Uint32Array(1);
+const floatScratch = new Float32Array(wordScratch.buffer);
 
 /** A mutable frame: the fixed section plus a growable event buffer. Reused every tick. */
 export class Frame implements FrameView {
@@ -27,6 +35,7 @@ export class Frame implements FrameView {
   readonly bodyPoses: Float32Array;
   events: Uint32Array;
   eventWords = 0;
+  private recordStart = 0;
   private readonly view: DataView;
   private readonly channels = new Map<string, Float32Array>();
 
@@ -40,6 +49,23 @@ export class Frame implements FrameView {
     }
     this.bodyPoses = this.channels.get('bodies') ?? new Float32Array(0);
     this.events = new Uint32Array(64);
+    const camera = layout.channels.find((c) => c.kind === 'depth')?.camera;
+    const pixels = camera ? camera.width * camera.height : 0;
+    // Whole 32-bit words, so the image hashes like every other part of the frame.
+    const depthBuffer = new ArrayBuffer(Math.ceil(pixels / 2) * 4);
+    this.depthPixels = camera ? new Uint16Array(depthBuffer, 0, pixels) : null;
+    this.depthWords = new Uint32Array(depthBuffer);
+  }
+
+  /** Pixels of the depth image slot (null without a depth channel); valid when {@link hasDepth}. */
+  readonly depthPixels: Uint16Array | null;
+  /** The same slot as words (the last one zero-padded). */
+  readonly depthWords: Uint32Array;
+  /** Whether this frame carries a depth image. */
+  hasDepth = false;
+
+  get depthImage(): Uint16Array | null {
+    return this.hasDepth ? this.depthPixels : null;
   }
 
   channel(name: string): Float32Array | undefined {
@@ -86,6 +112,32 @@ export class Frame implements FrameView {
     e[i + 1] = a;
     e[i + 2] = b;
     this.eventWords = i + 3;
+  }
+
+  /** Starts a record of `type`; append its payload with {@link word} and {@link float}, then {@link endRecord}. */
+  beginRecord(type: number): void {
+    this.reserveEvents(1);
+    this.recordStart = this.eventWords;
+    this.events[this.eventWords++] = type << 16;
+  }
+
+  /** Appends a u32 to the open record. */
+  word(value: number): void {
+    this.reserveEvents(1);
+    this.events[this.eventWords++] = value >>> 0;
+  }
+
+  /** Appends a number as f32 bits to the open record. */
+  float(value: number): void {
+    floatScratch[0] = value;
+    this.word(wordScratch[0]);
+  }
+
+  /** Closes the open record, writing its length into its header. */
+  endRecord(): void {
+    const length = this.eventWords - this.recordStart - 1;
+    if (length > 0xffff) throw new RangeError(`event record of ${length} words exceeds 65535`);
+    this.events[this.recordStart] = (this.events[this.recordStart] & 0xffff0000) | length;
   }
 
   /** Copies the event words from another buffer (used when decoding streams). */

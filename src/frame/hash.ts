@@ -1,7 +1,7 @@
 /**
  * The 64-bit frame hash. It is a pure function of a frame's raw bytes, defined in two levels: the time
  * channel's words, then for each other fixed channel (in layout order) that channel's own 64-bit digest,
- * then the event words, all fed to one `Hasher64`.
+ * then the event words, then (in frames that carry one) the depth image's words, all fed to one `Hasher64`.
  *
  * The two levels let a session skip rehashing channels that did not change since the last tick (sleeping
  * bodies, a resting hand): it compares their words with last tick's copy, which is several times cheaper
@@ -41,8 +41,11 @@ export class FrameHasher {
       }));
   }
 
-  /** Writes the hash of a frame (its fixed words and the first `eventWords` event words) into `out[0..1]`. */
-  digest(words: Uint32Array, events: Uint32Array, eventWords: number, out: Uint32Array): void {
+  /**
+   * Writes the hash of a frame (its fixed words, the first `eventWords` event words and its depth image,
+   * if it carries one) into `out[0..1]`.
+   */
+  digest(words: Uint32Array, events: Uint32Array, eventWords: number, out: Uint32Array, depth: Uint32Array | null = null): void {
     const h = this.outer;
     h.reset();
     for (const s of this.segments) {
@@ -62,6 +65,7 @@ export class FrameHasher {
       h.update(s.digest, 2);
     }
     h.update(events, eventWords);
+    if (depth) h.update(depth, depth.length);
     h.digest(out);
   }
 }

@@ -6,6 +6,7 @@
  * the variable-length `events` channel. Later subsystems (head, hands, controllers, sensors, app state) add
  * channels here; readers skip channels they do not know.
  */
+import { pinholeCamera } from '../../kernels/depth-raster.js';
 import type { SimModel } from '../model/types.js';
 
 /** Floats per pose: position xyz, then quaternion xyzw. */
@@ -28,7 +29,7 @@ export interface ChannelDescriptor {
   /** Stable channel name (`time`, `bodies`, `events`). */
   name: string;
   /** How to read it. */
-  kind: 'time' | 'poses' | 'hand' | 'controller' | 'contacts' | 'events';
+  kind: 'time' | 'poses' | 'hand' | 'controller' | 'contacts' | 'events' | 'depth';
   /** Byte offset in the fixed section; absent for variable-length channels. */
   offset?: number;
   /** Bytes in the fixed section; absent for variable-length channels. */
@@ -37,8 +38,29 @@ export interface ChannelDescriptor {
   ids?: string[];
   /** For `contacts`: the static surfaces a probe's surface index refers to, as `origin:id:label`. */
   surfaces?: string[];
+  /** For `depth`: the camera that took the images. */
+  camera?: DepthCameraDescriptor;
   /** A human description of the layout. */
   layout: string;
+}
+
+/** The depth camera behind a `depth` channel: everything needed to turn a pixel into a point. */
+export interface DepthCameraDescriptor {
+  width: number;
+  height: number;
+  /** Pinhole intrinsics in pixels; pixel (col, row) has its centre at (col + 0.5, row + 0.5). */
+  fx: number;
+  fy: number;
+  cx: number;
+  cy: number;
+  /** Metres per raw unit (0.001: millimetres). */
+  rawValueToMeters: number;
+  /** Pose relative to the head (eye centre): position xyz, quaternion xyzw. */
+  mount: number[];
+  rateHz: number;
+  noise: string;
+  minRange: number;
+  maxRange: number;
 }
 
 /** The channel table and the fixed section's size. */
@@ -97,6 +119,29 @@ export function frameLayoutFor(model: SimModel): FrameLayout {
         layout: 'f32 connected; grip position, quaternion; target-ray position, quaternion; 6 xr-standard buttons; 4 axes',
       });
     }
+  }
+  const depth = model.sensing.depth;
+  if (depth?.record) {
+    const { fx, fy, cx, cy } = pinholeCamera(depth.width, depth.height, depth.horizontalFov, 0, 0);
+    channels.push({
+      name: 'depth',
+      kind: 'depth',
+      camera: {
+        width: depth.width,
+        height: depth.height,
+        fx,
+        fy,
+        cx,
+        cy,
+        rawValueToMeters: 0.001,
+        mount: [...depth.mount.position, ...depth.mount.rotation],
+        rateHz: depth.rateHz,
+        noise: depth.noisePreset,
+        minRange: depth.noise.minRange,
+        maxRange: depth.noise.maxRange,
+      },
+      layout: 'in frames that carry a depth image: u16 millimetres per pixel, row-major from the top left, 0 = no reading (z-depth from the camera plane)',
+    });
   }
   add({ name: 'events', kind: 'events', layout: 'u32 records: header (type << 16 | payload words), then payload' });
   return { channels, fixedBytes: offset + (offset % 8 === 0 ? 0 : 4) };

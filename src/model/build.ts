@@ -12,6 +12,7 @@ import type { SurfaceSpec } from '../scene/types.js';
 import type { FixtureSpec } from '../task/types.js';
 import { createFkScratch, DIGIT_BASES, handLocalPoses, J } from '../../kernels/hand-fk.js';
 import { resolveUser } from '../user/config.js';
+import { resolveSensing } from '../sensing/options.js';
 import { loadHandModel, type HandModel } from '../user/hand-model.js';
 import { resolvePose } from '../user/poses.js';
 import type { BodyModel, ColliderModel, HandPartModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
@@ -139,7 +140,17 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
     }
   }
 
-  const hashInputs = { kernelVersion: KERNEL_VERSION, scene: sceneSpec, task: taskSpec, timing, handModel: handModelSpec, user: options.user ?? null };
+  const sensing = resolveSensing(taskSpec.sensing, options.sensing, task.file);
+  // The spec's sensing joins the hash only when given, so models without it keep their hashes.
+  const hashInputs = {
+    kernelVersion: KERNEL_VERSION,
+    scene: sceneSpec,
+    task: taskSpec,
+    timing,
+    handModel: handModelSpec,
+    user: options.user ?? null,
+    ...(options.sensing ? { sensing: options.sensing } : {}),
+  };
   const model: SimModel = {
     hash: contentHash(hashInputs),
     kernelVersion: KERNEL_VERSION,
@@ -156,7 +167,14 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
     validators: taskSpec.validators,
     user,
     handParts,
-    sources: { scene: sceneSpec, task: taskSpec, handModel: handModelSpec, ...(options.user ? { user: options.user } : {}) },
+    sensing,
+    sources: {
+      scene: sceneSpec,
+      task: taskSpec,
+      handModel: handModelSpec,
+      ...(options.user ? { user: options.user } : {}),
+      ...(options.sensing ? { sensing: options.sensing } : {}),
+    },
   };
   return deepFreeze(model);
 }

@@ -9,6 +9,7 @@ import type { SceneSpec } from '../scene/types.js';
 import type { RandomizeSpec, TaskSpec, ValidatorSpec } from '../task/types.js';
 import type { UserModel, UserOptions } from '../user/config.js';
 import type { HandModelSpec } from '../user/hand-model.js';
+import type { SensingModel, SensingOptions } from '../sensing/options.js';
 
 /** Where an object was declared. Scene and task ids live in separate namespaces. */
 export type ObjectOrigin = 'scene' | 'task';
@@ -109,8 +110,16 @@ export interface SimModel {
   readonly user: UserModel;
   /** Kinematic hand parts (empty when the session has no hands), left hand first. */
   readonly handParts: readonly HandPartModel[];
+  /** The depth camera and plane detection (each null when off). */
+  readonly sensing: SensingModel;
   /** The validated source documents, embedded in stream headers so a stream replays without the files. */
-  readonly sources: { readonly scene: SceneSpec; readonly task: TaskSpec; readonly handModel: HandModelSpec; readonly user?: UserOptions };
+  readonly sources: {
+    readonly scene: SceneSpec;
+    readonly task: TaskSpec;
+    readonly handModel: HandModelSpec;
+    readonly user?: UserOptions;
+    readonly sensing?: SensingOptions;
+  };
 }
 
 /** Options that change the model without editing files. */
@@ -123,4 +132,6 @@ export interface ModelOptions {
   handModel?: HandModelSpec;
   /** User options overriding the task's `user` section. */
   user?: UserOptions;
+  /** Sensing options overriding the task's `sensing` section. */
+  sensing?: SensingOptions;
 }

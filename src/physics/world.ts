@@ -60,6 +60,11 @@ export class PhysicsWorld {
   private readonly lastWrists = new Float64Array(14);
   private readonly lastParts: Float64Array;
   private readonly colliderRaw: InstanceType<Rapier['World']>['colliders']['raw'];
+  /** Rapier body handle of each static object: the model's, then those added while running. */
+  private readonly staticHandles: number[] = [];
+  /** Collider indices given to colliders added while running continue after the model's. */
+  private nextRuntimeCollider: number;
+  private readonly rapier: Rapier;
 
   /**
    * @param initial the dynamic bodies' initial state, in model order
@@ -81,8 +86,11 @@ export class PhysicsWorld {
     this.sensorCollider = new Uint8Array(model.colliders.length);
     this.colliderHandles = new Float64Array(model.colliders.length);
 
+    this.rapier = rapier;
+    this.nextRuntimeCollider = model.colliders.length;
     for (const object of model.statics) {
       const body = this.world.createRigidBody(withPose(rapier.RigidBodyDesc.fixed(), object.pose));
+      this.staticHandles.push(body.handle);
       for (const c of object.colliders) this.addCollider(rapier, c, body);
     }
     for (const sensor of model.sensors) {
@@ -239,6 +247,46 @@ export class PhysicsWorld {
   /** The Rapier collider of model collider `index`. */
   collider(index: number): InstanceType<Rapier['Collider']> {
     return this.world.getCollider(this.colliderHandles[index]);
+  }
+
+  /**
+   * Adds a static object while the session runs (a surface that appears). Its colliders get indices after
+   * the model's, in the order added. Returns its static index.
+   */
+  addStatic(pose: Pose, parts: readonly { shape: ShapeSpec; pose: Pose }[], material: { friction: number; restitution: number }): { index: number; colliders: number[] } {
+    const body = this.world.createRigidBody(withPose(this.rapier.RigidBodyDesc.fixed(), pose));
+    const colliders = parts.map((part) => {
+      const desc = colliderDesc(this.rapier, part.shape)
+        .setTranslation(part.pose.position[0], part.pose.position[1], part.pose.position[2])
+        .setRotation(quat(part.pose.rotation))
+        .setFriction(material.friction)
+        .setRestitution(material.restitution);
+      const collider = this.world.createCollider(desc, body);
+      const index = this.nextRuntimeCollider++;
+      this.colliderIndex.set(collider.handle, index);
+      return index;
+    });
+    this.staticHandles.push(body.handle);
+    return { index: this.staticHandles.length - 1, colliders };
+  }
+
+  /** Moves a static object (teleports it; bodies resting on it are woken). */
+  moveStatic(index: number, pose: Pose): void {
+    const body = this.world.getRigidBody(this.staticHandles[index]);
+    body.setTranslation({ x: pose.position[0], y: pose.position[1], z: pose.position[2] }, true);
+    body.setRotation(quat(pose.rotation), true);
+    this.wakeAll();
+  }
+
+  /** Removes a static object and its colliders; bodies resting on it are woken and fall. */
+  removeStatic(index: number): void {
+    this.world.removeRigidBody(this.world.getRigidBody(this.staticHandles[index]));
+    this.wakeAll();
+  }
+
+  /** Wakes every dynamic body: a changed surface may have been holding any of them up. */
+  private wakeAll(): void {
+    for (let i = 0; i < this.bodyHandles.length; i++) this.raw.rbWakeUp(this.bodyHandles[i]);
   }
 
   /** Applies an impulse (N·s, world frame) to a dynamic body, waking it. */

@@ -8,6 +8,7 @@ import { PrimitiveKind, PrimitiveType, SceneGeometry, type PrimitiveInit } from 
 import { composePose, type Pose } from '../geometry/math.js';
 import type { ShapeSpec } from '../geometry/types.js';
 import type { ColliderModel, SimModel } from '../model/types.js';
+import type { HandPartPoses } from '../user/hand-parts.js';
 
 /** The store and where each model object's primitives are in it. */
 export interface SceneGeometryIndex {
@@ -70,5 +71,20 @@ export function poseBodies(index: SceneGeometryIndex, model: SimModel, bodyPoses
       const pose = composePose(scratchPose, model.colliders[collider].localPose);
       index.geometry.setPose(primitive, pose.position, pose.rotation);
     }
+  });
+}
+
+const wrist = new Float64Array(7);
+
+/** Re-poses the hand parts' primitives from the hands' wrist poses and wrist-relative part poses. */
+export function poseHands(index: SceneGeometryIndex, model: SimModel, hands: HandPartPoses): void {
+  model.handParts.forEach((part, i) => {
+    wrist.set(hands.wrists.subarray(part.hand * 7, part.hand * 7 + 7));
+    const o = i * 7;
+    const pose = composePose(
+      { position: [wrist[0], wrist[1], wrist[2]], rotation: [wrist[3], wrist[4], wrist[5], wrist[6]] },
+      { position: [hands.parts[o], hands.parts[o + 1], hands.parts[o + 2]], rotation: [hands.parts[o + 3], hands.parts[o + 4], hands.parts[o + 5], hands.parts[o + 6]] },
+    );
+    index.geometry.setPose(index.handParts[i], pose.position, pose.rotation);
   });
 }

@@ -21,9 +21,11 @@ import type { Validator } from '../validate/types.js';
 import { verdict, type SessionResult } from './result.js';
 import { normalizeSpec, type Handedness, type RecordOptions, type SessionSpec } from './spec.js';
 import { SimState } from './state.js';
+import type { Sensing } from '../sensing/sensing.js';
+import type { Environment } from '../sensing/environment.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../user/hand-model.js';
-import { validateUserOptions } from '../task/load.js';
+import { validateSensingOptions, validateUserOptions } from '../task/load.js';
 
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
@@ -45,6 +47,10 @@ export class Session {
   readonly state: SimState;
   /** Scripting the simulated user: hands, head and controllers, on the simulation clock. */
   readonly user: UserControls;
+  /** The headset's senses: depth information, detected planes, hit tests, anchors. */
+  readonly sensing: Sensing;
+  /** Adding, moving and removing surfaces while the session runs. */
+  readonly environment: Environment;
   private readonly validators: Validator;
   private readonly recorder: StreamWriter | undefined;
   private onFrame: RunHooks['onFrame'];
@@ -60,6 +66,8 @@ export class Session {
   ) {
     this.state = new SimState(rapier, model, seed, dominantHand);
     this.user = userControls(this.state.user);
+    this.sensing = this.state.sensing;
+    this.environment = this.state.sensing.environment;
     this.validators = createTaskValidators(model);
     this.recorder = recordOptions
       ? new StreamWriter(
@@ -78,6 +86,7 @@ export class Session {
     // Frame 0 is the initial state, before any step.
     this.state.physics.readPoses(this.state.frame.bodyPoses, true);
     this.state.writeUserChannels(true);
+    this.state.sense();
     this.state.frame.setTime(0, 0);
     this.commitFrame();
   }
@@ -116,11 +125,13 @@ export class Session {
     state.tick++;
     const t = state.tick * this.model.timing.dt;
     frame.eventWords = 0;
-    // actors: a later stage plugs in here.
+    // actors: a later stage plugs in here. Environment commands given since the last tick apply now.
+    state.sensing.environment.apply(frame);
     state.updateUser(t);
     state.physics.step(frame);
     state.physics.readPoses(frame.bodyPoses);
-    // sensing, app host: later stages plug in here.
+    state.sense();
+    // app host: a later stage plugs in here.
     state.writeUserChannels();
     frame.setTime(state.tick, t);
     this.commitFrame();
@@ -207,6 +218,7 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const scene = loadScene(spec.scene ?? task.spec.scene);
   const handModel = spec.handModel === undefined ? undefined : loadHandModel(spec.handModel).spec;
   if (spec.user !== undefined) validateUserOptions(spec.user);
-  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user });
+  if (spec.sensing !== undefined) validateSensingOptions(spec.sensing);
+  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing: spec.sensing });
   return Session.create(model, { seed: spec.seed, dominantHand: spec.dominantHand, record: spec.record });
 }

@@ -6,6 +6,7 @@ import type { SceneSpec } from '../scene/types.js';
 import type { StreamEncoding } from '../stream/format.js';
 import type { TaskSpec } from '../task/types.js';
 import type { UserOptions } from '../user/config.js';
+import type { SensingOptions } from '../sensing/options.js';
 import type { HandModelSpec } from '../user/hand-model.js';
 
 /** Which hand is dominant. The other one is the `other` hand. */
@@ -41,12 +42,14 @@ export interface SessionSpec {
   handModel?: string | HandModelSpec;
   /** User options (posture, inputs, tracking, contact, perturbation), overriding the task's `user`. */
   user?: UserOptions;
+  /** Sensing (depth camera, plane detection), overriding the task's `sensing` field by field. */
+  sensing?: SensingOptions;
   /** Record a frame stream. */
   record?: RecordOptions;
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'record']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'record']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -82,6 +85,9 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   }
   if (spec.user !== undefined && (typeof spec.user !== 'object' || spec.user === null || Array.isArray(spec.user))) {
     fail('user', 'invalid user options', 'an object (see the task schema\'s user section)');
+  }
+  if (spec.sensing !== undefined && (typeof spec.sensing !== 'object' || spec.sensing === null || Array.isArray(spec.sensing))) {
+    fail('sensing', 'invalid sensing options', 'an object (see the task schema\'s sensing section)');
   }
   if (spec.record !== undefined) checkRecord(spec.record, fail);
   return { ...(spec as unknown as SessionSpec), dominantHand: hand as Handedness };

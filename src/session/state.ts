@@ -15,6 +15,7 @@ import { createHandPartPoses, handPartPoses, type HandPartPoses } from '../user/
 import { SimUser } from '../user/user.js';
 import { buildSceneGeometry, type SceneGeometryIndex } from '../sensing/scene-geometry.js';
 import type { Handedness } from './spec.js';
+import { Sensing } from '../sensing/sensing.js';
 
 /** The mutable state of one session. */
 export class SimState {
@@ -39,6 +40,8 @@ export class SimState {
   /** Poses of the hands' kinematic bodies and parts this tick. */
   readonly handParts: HandPartPoses;
   private readonly trackingNoise: RandomStream | null;
+  /** Depth camera, planes, anchors, hit tests and the runtime environment. */
+  readonly sensing: Sensing;
 
   constructor(
     rapier: Awaited<ReturnType<typeof initPhysics>>,
@@ -57,7 +60,15 @@ export class SimState {
     handPartPoses(model, this.user, this.handParts);
     this.physics = new PhysicsWorld(rapier, model, initialConditions(model, this.random), this.handParts);
     this.trackingNoise = model.user.perturbation ? this.random.get('tracking-noise') : null;
+    this.sensing = new Sensing(model, this.scene, this.random, () => this.physics);
   }
+
+  /** Runs the sensing stage for the current tick (after physics has read the bodies' poses). */
+  sense(): void {
+    this.sensing.sense(this.tick, this.frame, this.writeHeadPose, this.user.hands ? this.handParts : null);
+  }
+
+  private readonly writeHeadPose = (out: Float64Array) => this.user.head.writePose(out);
 
   /** Runs the user stage for time `t`: moves the user and the hands' kinematic bodies. */
   updateUser(t: number): void {
@@ -77,7 +88,7 @@ export class SimState {
   /** Hashes the current frame and chains it into the session hash. */
   hashFrame(): void {
     const frame = this.frame;
-    this.frameHasher.digest(frame.words, frame.events, frame.eventWords, this.frameHash);
+    this.frameHasher.digest(frame.words, frame.events, frame.eventWords, this.frameHash, frame.hasDepth ? frame.depthWords : null);
     const h = this.chainHasher;
     this.chain[0] = this.sessionHash[0];
     this.chain[1] = this.sessionHash[1];

@@ -3,9 +3,10 @@
  * The buffers are allocated once per writer or reader and reused for every chunk.
  */
 import { decodeFrames, DeltaMode, encodeFrames } from '../../kernels/chunk-transform.js';
+import { packDepthImage, unpackDepthImage } from '../../kernels/depth-codec.js';
 import { dequantiseRow, quantiseRow } from '../../kernels/quantise.js';
 import type { Frame } from '../frame/frame.js';
-import { quantisationClasses, type ChannelDescriptor } from '../frame/layout.js';
+import { quantisationClasses, type ChannelDescriptor, type DepthCameraDescriptor } from '../frame/layout.js';
 import type { StreamEncoding } from './format.js';
 
 /** Accumulates frames and packs them into a raw (not yet deflated) chunk payload. */
@@ -24,6 +25,11 @@ export class ChunkPacker {
   private payload: Uint8Array;
   private readonly quantised: boolean;
   private readonly classes: Uint8Array;
+  /** Depth: the camera (null without a depth channel), which frames carry an image, and the packed images. */
+  private readonly depthCamera: DepthCameraDescriptor | null;
+  private readonly depthFlags: Uint32Array;
+  private depthBytes = new Uint8Array(0);
+  private depthUsed = 0;
 
   constructor(fixedBytes: number, chunkFrames: number, channels: readonly ChannelDescriptor[], encoding: StreamEncoding) {
     this.capacity = chunkFrames;
@@ -37,6 +43,8 @@ export class ChunkPacker {
     this.payload = new Uint8Array(chunkFrames * (12 + fixedBytes) + 4096);
     this.quantised = encoding === 'quantised';
     this.classes = quantisationClasses({ channels: [...channels], fixedBytes });
+    this.depthCamera = depthCameraOf(channels);
+    this.depthFlags = new Uint32Array(chunkFrames);
   }
 
   /** Adds a frame and its 64-bit hash. */
@@ -56,14 +64,30 @@ export class ChunkPacker {
     }
     this.events.set(frame.events.subarray(0, frame.eventWords), this.eventWords);
     this.eventWords += frame.eventWords;
+    if (this.depthCamera) this.addDepth(f, frame);
     this.frames = f + 1;
+  }
+
+  private addDepth(f: number, frame: Frame): void {
+    const camera = this.depthCamera!;
+    this.depthFlags[f] = frame.hasDepth ? 1 : 0;
+    if (!frame.hasDepth) return;
+    const bytes = depthImageBytes(camera);
+    if (this.depthUsed + bytes > this.depthBytes.length) {
+      const grown = new Uint8Array(Math.max(this.depthBytes.length * 2, this.depthUsed + bytes));
+      grown.set(this.depthBytes.subarray(0, this.depthUsed));
+      this.depthBytes = grown;
+    }
+    packDepthImage(frame.depthPixels!, camera.width, camera.height, this.depthBytes.subarray(this.depthUsed, this.depthUsed + bytes));
+    this.depthUsed += bytes;
   }
 
   /** Packs the frames added so far and resets. The returned view is valid until the next call. */
   pack(): Uint8Array {
     const f = this.frames;
     const fixedBytes = this.wordsPerFrame * 4;
-    const total = f * 12 + f * fixedBytes + this.eventWords * 4;
+    const eventsEnd = f * 12 + f * fixedBytes + this.eventWords * 4;
+    const total = eventsEnd + (this.depthCamera ? f * 4 + this.depthUsed : 0);
     if (this.payload.length < total) this.payload = new Uint8Array(total * 2);
     const words = new Uint32Array(this.payload.buffer, 0, f * 3);
     words.set(this.hashes.subarray(0, f * 2), 0);
@@ -72,8 +96,15 @@ export class ChunkPacker {
     encodeFrames(this.fixed, f, this.wordsPerFrame, this.quantised ? DeltaMode.Subtract : DeltaMode.Xor, fixedOut);
     const eventBytes = new Uint8Array(this.events.buffer, 0, this.eventWords * 4);
     this.payload.set(eventBytes, f * 12 + f * fixedBytes);
+    if (this.depthCamera) {
+      // Which frames carry an image (u32 each), then the packed images in frame order.
+      const view = new DataView(this.payload.buffer);
+      for (let i = 0; i < f; i++) view.setUint32(eventsEnd + i * 4, this.depthFlags[i], true);
+      this.payload.set(this.depthBytes.subarray(0, this.depthUsed), eventsEnd + f * 4);
+    }
     this.frames = 0;
     this.eventWords = 0;
+    this.depthUsed = 0;
     return this.payload.subarray(0, total);
   }
 }
@@ -90,6 +121,10 @@ export interface DecodedChunk {
   /** Start of each frame's events in `events`; `frames + 1` entries. */
   eventStarts: Uint32Array;
   events: Uint32Array;
+  /** Per frame: which of `depth`'s images it carries, or −1. */
+  depthIndex: Int32Array;
+  /** The chunk's depth images, width × height u16 each (empty without a depth channel). */
+  depth: Uint16Array;
 }
 
 /** Unpacks a raw chunk payload. Throws when the payload's sizes do not add up. */
@@ -125,5 +160,35 @@ export function unpackChunk(
     for (let f = 0; f < frames; f++) dequantiseRow(asInt, asFloat, f * wordsPerFrame, classes);
   }
   const events = words.slice(eventWordStart, eventWordStart + eventStarts[frames]);
-  return { index, firstTick, frames, hashes, fixed, eventStarts, events };
+  const depth = unpackDepth(aligned, (eventWordStart + eventStarts[frames]) * 4, raw.byteLength, frames, depthCameraOf(channels));
+  return { index, firstTick, frames, hashes, fixed, eventStarts, events, ...depth };
+}
+
+/** The depth section of a chunk: which frames carry an image, and the images. */
+function unpackDepth(bytes: Uint8Array, start: number, end: number, frames: number, camera: DepthCameraDescriptor | null): Pick<DecodedChunk, 'depthIndex' | 'depth'> {
+  const depthIndex = new Int32Array(frames).fill(-1);
+  if (!camera) return { depthIndex, depth: new Uint16Array(0) };
+  if (start + frames * 4 > end) throw new Error('chunk payload too short for its depth flags');
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  let images = 0;
+  for (let f = 0; f < frames; f++) if (view.getUint32(start + f * 4, true) === 1) depthIndex[f] = images++;
+  const pixels = camera.width * camera.height;
+  const stride = depthImageBytes(camera);
+  if (start + frames * 4 + images * stride > end) throw new Error('chunk payload too short for its depth images');
+  const depth = new Uint16Array(images * pixels);
+  for (let k = 0; k < images; k++) {
+    const offset = start + frames * 4 + k * stride;
+    unpackDepthImage(bytes.subarray(offset, offset + stride), camera.width, camera.height, depth.subarray(k * pixels, (k + 1) * pixels));
+  }
+  return { depthIndex, depth };
+}
+
+/** The camera of a layout's `depth` channel, or null. */
+export function depthCameraOf(channels: readonly ChannelDescriptor[]): DepthCameraDescriptor | null {
+  return channels.find((c) => c.kind === 'depth')?.camera ?? null;
+}
+
+/** Bytes of one packed depth image, padded to whole words. */
+function depthImageBytes(camera: DepthCameraDescriptor): number {
+  return Math.ceil((camera.width * camera.height * 2) / 4) * 4;
 }

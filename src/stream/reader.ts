@@ -191,7 +191,7 @@ export class StreamReader {
       const base = { index, firstTick: entry.firstTick, frames: entry.frames, storedBytes: next - entry.offset };
       try {
         const chunk = this.chunk(index);
-        return { ...base, ok: true, rawFrameBytes: chunk.frames * this.layout.fixedBytes + chunk.events.length * 4 };
+        return { ...base, ok: true, rawFrameBytes: chunk.frames * this.layout.fixedBytes + chunk.events.length * 4 + chunk.depth.length * 2 };
       } catch (err) {
         if (!(err instanceof StreamDamageError)) throw err;
         return { ...base, ok: false, error: err.message };
@@ -235,6 +235,10 @@ export class StreamReader {
     const words = this.layout.fixedBytes / 4;
     this.frame.words.set(chunk.fixed.subarray(row * words, (row + 1) * words));
     this.frame.setEvents(chunk.events.subarray(chunk.eventStarts[row]), chunk.eventStarts[row + 1] - chunk.eventStarts[row]);
+    const image = chunk.depthIndex[row];
+    this.frame.hasDepth = image >= 0;
+    const pixels = this.frame.depthPixels;
+    if (pixels && image >= 0) pixels.set(chunk.depth.subarray(image * pixels.length, (image + 1) * pixels.length));
   }
 }
 

@@ -50,6 +50,7 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
       duration: spec.duration,
       handModel: header.sources.handModel,
       user: header.sources.user,
+      sensing: header.sources.sensing,
     });
     const report: VerifyReport = {
       file: path,
@@ -112,6 +113,9 @@ function describeDifference(stored: Frame, live: FrameView, channels: readonly C
     } else if (channel.kind === 'poses') {
       const found = firstPoseDifference(stored.bodyPoses, live.bodyPoses, channel.ids ?? [], quantised);
       if (found) return { tick, channel: channel.name, detail: found };
+    } else if (channel.kind === 'depth') {
+      const found = depthDifference(stored.depthImage, live.depthImage);
+      if (found) return { tick, channel: 'depth', detail: found };
     } else if (channel.kind === 'events') {
       const a = decodeEvents(stored.events, stored.eventWords);
       const b = decodeEvents(live.events, live.eventWords);
@@ -142,6 +146,15 @@ function firstPoseDifference(stored: Float32Array, live: Float32Array, ids: read
       const entry = ids[Math.floor(i / POSE_FLOATS)] ?? `#${Math.floor(i / POSE_FLOATS)}`;
       return `${entry} ${COMPONENTS[component]}: stored ${stored[i]}, re-run ${live[i]}`;
     }
+  }
+  return null;
+}
+
+function depthDifference(stored: Uint16Array | null, live: Uint16Array | null): string | null {
+  if ((stored === null) !== (live === null)) return `stored ${stored ? 'has' : 'has no'} depth image, re-run ${live ? 'has' : 'has no'}`;
+  if (!stored || !live) return null;
+  for (let i = 0; i < stored.length; i++) {
+    if (stored[i] !== live[i]) return `pixel ${i}: stored ${stored[i]} mm, re-run ${live[i]} mm`;
   }
   return null;
 }

@@ -52,6 +52,11 @@ export function loadTask(ref: string | TaskSpec): LoadedTask {
   return { spec: validateTask(readJsonFile(file), file), file };
 }
 
+/** Validates sensing options given outside a task file (a session spec's `sensing`), reporting `$.sensing...` paths. */
+export function validateSensingOptions(sensing: unknown): void {
+  validateAgainstDefinition(TASK_SCHEMA, 'sensing', sensing, '<session spec>', '/sensing', [SCENE_SCHEMA]);
+}
+
 /** Validates user options given outside a task file (a session spec's `user`), reporting `$.user...` paths. */
 export function validateUserOptions(user: unknown): void {
   validateAgainstDefinition(TASK_SCHEMA, 'user', user, '<session spec>', '/user', [SCENE_SCHEMA]);

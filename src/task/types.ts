@@ -3,6 +3,7 @@
  */
 import type { MaterialSpec, PlacedGeometrySpec, SemanticLabel, Vec3 } from '../geometry/types.js';
 import type { UserOptions } from '../user/config.js';
+import type { SensingOptions } from '../sensing/options.js';
 
 /** A static object the task adds to the scene, placed in the task frame. */
 export interface FixtureSpec extends PlacedGeometrySpec {
@@ -128,5 +129,7 @@ export interface TaskSpec {
   randomize?: RandomizeSpec[];
   /** The simulated user: where they stand (task frame), posture, inputs, tracking, contact, perturbation. */
   user?: UserOptions;
+  /** The headset's senses: depth camera and plane detection (all off unless given). */
+  sensing?: SensingOptions;
   validators: ValidatorSpec[];
 }

@@ -1,0 +1,90 @@
+/**
+ * Depth information in WebXR's `XRCPUDepthInformation` shape, built from a depth reading (u16 millimetres,
+ * 0 = no reading). Apps in-process get this object; the browser shim builds the same one from the stream.
+ *
+ * Semantics, as the WebXR Depth Sensing Module defines them:
+ * - `data` is row-major, no padding, origin at the top left;
+ * - a raw value times `rawValueToMeters` is the distance in metres from the camera plane along the view
+ *   axis (z-depth), 0 meaning no reading;
+ * - `getDepthInMeters(x, y)` takes normalized view coordinates (origin top left, +y down), throws a
+ *   RangeError outside [0, 1], applies `normDepthBufferFromNormView`, truncates to a pixel, clamps it into
+ *   the buffer and scales the raw value.
+ */
+
+/** A rigid transform in WebXR's shape: position, orientation and its 4×4 column-major matrix. */
+export interface RigidTransformLike {
+  readonly position: { x: number; y: number; z: number; w: number };
+  readonly orientation: { x: number; y: number; z: number; w: number };
+  readonly matrix: Float32Array;
+}
+
+/** The identity transform. */
+export const IDENTITY_TRANSFORM: RigidTransformLike = rigidTransform([0, 0, 0], [0, 0, 0, 1]);
+
+/** A rigid transform from a position and a quaternion `[x, y, z, w]`. */
+export function rigidTransform(position: readonly number[], q: readonly number[]): RigidTransformLike {
+  const [x, y, z, w] = q;
+  // Column-major rotation, then the translation in the last column.
+  const matrix = new Float32Array([
+    1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
+    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
+    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
+    position[0], position[1], position[2], 1,
+  ]);
+  return {
+    position: { x: position[0], y: position[1], z: position[2], w: 1 },
+    orientation: { x, y, z, w },
+    matrix,
+  };
+}
+
+/** Data formats, as WebXR names them. */
+export type DepthDataFormat = 'unsigned-short' | 'float32';
+
+/** `XRCPUDepthInformation`: one depth frame as an app sees it. */
+export class CpuDepthInformation {
+  readonly width: number;
+  readonly height: number;
+  readonly rawValueToMeters: number;
+  /** u16 millimetres or f32 metres, per `format`. */
+  readonly data: ArrayBuffer;
+  private readonly values: Uint16Array | Float32Array;
+
+  /**
+   * @param reading the sensor's reading (u16 millimetres, 0 = none); copied
+   * @param format `unsigned-short` keeps millimetres; `float32` converts to metres
+   */
+  constructor(
+    reading: Uint16Array,
+    width: number,
+    height: number,
+    readonly format: DepthDataFormat = 'unsigned-short',
+    readonly normDepthBufferFromNormView: RigidTransformLike = IDENTITY_TRANSFORM,
+  ) {
+    if (reading.length !== width * height) throw new RangeError(`a ${width}×${height} depth image needs ${width * height} values, got ${reading.length}`);
+    this.width = width;
+    this.height = height;
+    if (format === 'float32') {
+      const metres = new Float32Array(reading.length);
+      for (let i = 0; i < reading.length; i++) metres[i] = reading[i] * 0.001;
+      this.values = metres;
+      this.rawValueToMeters = 1;
+    } else {
+      this.values = reading.slice();
+      this.rawValueToMeters = 0.001;
+    }
+    this.data = this.values.buffer as ArrayBuffer;
+  }
+
+  /** Depth in metres at normalized view coordinates (x right, y down, both in [0, 1]); 0 = no reading. */
+  getDepthInMeters(x: number, y: number): number {
+    if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) throw new RangeError(`normalized view coordinates must be within [0, 1], got (${x}, ${y})`);
+    const m = this.normDepthBufferFromNormView.matrix;
+    // The view point (x, y, 0, 1) into normalized depth-buffer coordinates.
+    const u = m[0] * x + m[4] * y + m[12];
+    const v = m[1] * x + m[5] * y + m[13];
+    const col = Math.min(this.width - 1, Math.max(0, Math.trunc(u * this.width)));
+    const row = Math.min(this.height - 1, Math.max(0, Math.trunc(v * this.height)));
+    return this.values[row * this.width + col] * this.rawValueToMeters;
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The physical environment while a session runs: surfaces can be added, moved and removed (a table carried
+ * in, a door swung, a box taken away). A change reaches every part that knows the surface: the Rapier world,
+ * the geometry store that contact and the depth camera read, and plane detection. Each change is recorded
+ * as an event, so the stream shows it and replays reproduce it.
+ *
+ * Commands can be given at any time between steps; they are applied at the start of the next tick, before
+ * the user and physics stages, so their effects (and events) belong to that tick.
+ */
+import { PrimitiveKind } from '../../kernels/scene-geometry.js';
+import { XrsimInputError } from '../errors.js';
+import { EventType } from '../frame/events.js';
+import type { Frame } from '../frame/frame.js';
+import { composePose, partsOf, quatFromEulerDeg, type Pose } from '../geometry/math.js';
+import type { Vec3 } from '../geometry/types.js';
+import { validateAgainstDefinition } from '../json/load.js';
+import type { SimModel } from '../model/types.js';
+import { SCENE_SCHEMA } from '../paths.js';
+import type { PhysicsWorld } from '../physics/world.js';
+import { checkGeometry } from '../scene/load.js';
+import type { SurfaceSpec } from '../scene/types.js';
+import type { PlaneDetector } from './planes.js';
+import { primitiveOf, type SceneGeometryIndex } from './scene-geometry.js';
+
+/** Where commands are reported from in errors. */
+const SOURCE = '<environment command>';
+
+type Command =
+  | { kind: 'add'; surface: SurfaceSpec }
+  | { kind: 'move'; index: number; pose: Pose }
+  | { kind: 'remove'; index: number };
+
+/** A static object the environment knows: its id, its primitives, and its parts relative to its pose. */
+interface KnownSurface {
+  id: string;
+  primitives: number[];
+  parts: { pose: Pose }[];
+  removed: boolean;
+}
+
+/** The session's environment: runtime changes to its static surfaces. */
+export class Environment {
+  private readonly surfaces: KnownSurface[];
+  private readonly pending: Command[] = [];
+  private readonly encoder = new TextEncoder();
+
+  constructor(
+    private readonly model: SimModel,
+    private readonly scene: SceneGeometryIndex,
+    private readonly physics: () => PhysicsWorld,
+    private readonly planes: PlaneDetector | null,
+  ) {
+    this.surfaces = model.statics.map((s, i) => ({
+      id: s.origin === 'scene' ? s.id : `task:${s.id}`,
+      primitives: scene.statics[i],
+      parts: s.colliders.map((c) => ({ pose: model.colliders[c].localPose })),
+      removed: false,
+    }));
+  }
+
+  /**
+   * Adds a surface (a scene surface object: id, label, material from the scene's materials, position,
+   * eulerDeg, shape or parts). Its id must not be in use. Throws {@link XrsimInputError} on bad input.
+   */
+  addSurface(surface: SurfaceSpec): void {
+    validateAgainstDefinition(SCENE_SCHEMA, 'surface', surface, SOURCE, '');
+    checkGeometry(surface, '$', SOURCE);
+    if (!(surface.material in this.model.sources.scene.materials)) {
+      throw new XrsimInputError(`unknown material "${surface.material}"`, {
+        file: SOURCE,
+        jsonPath: '$.material',
+        expected: `one of the scene's materials: ${Object.keys(this.model.sources.scene.materials).join(', ')}`,
+      });
+    }
+    const taken = this.surfaces.some((s) => s.id === surface.id) || this.pending.some((c) => c.kind === 'add' && c.surface.id === surface.id);
+    if (taken) throw new XrsimInputError(`a surface "${surface.id}" already exists`, { file: SOURCE, jsonPath: '$.id', expected: 'a new id' });
+    this.pending.push({ kind: 'add', surface: structuredClone(surface) });
+  }
+
+  /** Moves a surface (a scene surface id, `task:<fixture id>`, or an added surface's id) to a new pose. */
+  moveSurface(id: string, position: Vec3, eulerDeg?: Vec3): void {
+    this.pending.push({ kind: 'move', index: this.indexOf(id), pose: { position: [...position], rotation: quatFromEulerDeg(eulerDeg) } });
+  }
+
+  /** Removes a surface: its collisions, its geometry and its plane go (anchors on it are lost). */
+  removeSurface(id: string): void {
+    this.pending.push({ kind: 'remove', index: this.indexOf(id) });
+  }
+
+  /** Ids of the surfaces present now (after the commands applied so far). */
+  surfaceIds(): string[] {
+    return this.surfaces.filter((s) => !s.removed).map((s) => s.id);
+  }
+
+  /** Applies the queued commands, recording each as an event in `frame`. Called by the session each tick. */
+  apply(frame: Frame): void {
+    for (const command of this.pending) {
+      if (command.kind === 'add') this.applyAdd(command.surface, frame);
+      else if (command.kind === 'move') this.applyMove(command.index, command.pose, frame);
+      else this.applyRemove(command.index, frame);
+    }
+    this.pending.length = 0;
+  }
+
+  private applyAdd(surface: SurfaceSpec, frame: Frame): void {
+    const pose: Pose = { position: [...surface.position], rotation: quatFromEulerDeg(surface.eulerDeg) };
+    const parts = partsOf(surface);
+    const material = this.model.sources.scene.materials[surface.material];
+    const { index } = this.physics().addStatic(pose, parts, material);
+    const primitives = parts.map((part) => {
+      const world = composePose(pose, part.pose);
+      return this.scene.geometry.add({ ...primitiveOf(part.shape), kind: PrimitiveKind.Static, owner: index, position: world.position, rotation: world.rotation });
+    });
+    this.surfaces.push({ id: surface.id, primitives, parts, removed: false });
+    this.scene.statics.push(primitives);
+    this.planes?.addSurface(index, primitives, surface.label);
+    const json = this.encoder.encode(JSON.stringify(surface));
+    frame.beginRecord(EventType.SurfaceAdded);
+    frame.word(index);
+    frame.word(json.length);
+    for (let i = 0; i < json.length; i += 4) frame.word(json[i] | (json[i + 1] << 8) | (json[i + 2] << 16) | (json[i + 3] << 24));
+    frame.endRecord();
+  }
+
+  private applyMove(index: number, pose: Pose, frame: Frame): void {
+    const surface = this.surfaces[index];
+    if (surface.removed) return;
+    this.physics().moveStatic(index, pose);
+    surface.primitives.forEach((p, k) => {
+      const world = composePose(pose, surface.parts[k].pose);
+      this.scene.geometry.setPose(p, world.position, world.rotation);
+    });
+    this.planes?.surfaceMoved(index);
+    frame.beginRecord(EventType.SurfaceMoved);
+    frame.word(index);
+    for (const v of [...pose.position, ...pose.rotation]) frame.float(v);
+    frame.endRecord();
+  }
+
+  private applyRemove(index: number, frame: Frame): void {
+    const surface = this.surfaces[index];
+    if (surface.removed) return;
+    surface.removed = true;
+    this.physics().removeStatic(index);
+    for (const p of surface.primitives) this.scene.geometry.setEnabled(p, false);
+    this.planes?.surfaceRemoved(index, frame);
+    frame.beginRecord(EventType.SurfaceRemoved);
+    frame.word(index);
+    frame.endRecord();
+  }
+
+  private indexOf(id: string): number {
+    const index = this.surfaces.findIndex((s) => s.id === id && !s.removed);
+    if (index < 0) {
+      throw new XrsimInputError(`no surface "${id}"`, { file: SOURCE, expected: `one of: ${this.surfaceIds().join(', ')} (a surface added this tick can be changed from the next)` });
+    }
+    return index;
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * Plane detection, as a headset does it: over time, from what its depth camera has seen.
+ *
+ * Each labelled surface with a large enough face has one candidate plane (see `plane-candidates.ts`). Every
+ * depth frame marks the cells of a per-plane grid that the camera saw unoccluded and within range (the
+ * rasterizer's per-pixel face ids say which face a pixel shows). Once the seen area reaches
+ * `min(minSeenArea, half the plane)`, the plane is reported `latency` seconds later. Its polygon is the seen
+ * region's bounding rectangle clipped to the face, and snaps to the full face once `completeFraction` of it
+ * has been seen. A plane never seen is never reported; a surface added while the session runs starts unseen.
+ *
+ * `lastChangedTime` (a tick here) moves when an attribute changes: the polygon, the orientation or the
+ * label. Moving a surface changes the plane's pose only, and that alone does not move `lastChangedTime`.
+ */
+import type { RasterCamera } from '../../kernels/depth-raster.js';
+import type { SceneGeometry } from '../../kernels/scene-geometry.js';
+import { EventType } from '../frame/events.js';
+import { quatFromAxes } from '../geometry/math.js';
+import type { Frame } from '../frame/frame.js';
+import { SEMANTIC_LABELS, type SemanticLabel, type Vec3 } from '../geometry/types.js';
+import { choosePlane, HORIZONTAL_COS, VERTICAL_SIN, type PlaneCandidate } from './plane-candidates.js';
+import type { PlaneDetectionModel } from './options.js';
+
+/** WebXR's plane orientations. */
+export type PlaneOrientation = 'horizontal' | 'vertical' | null;
+
+/** A detected plane, as apps see it. The same object is kept (and updated) while the plane persists. */
+export interface DetectedPlane {
+  /** Stable id, unique in the session. */
+  readonly id: number;
+  /** The surface it belongs to: its static index (scene surfaces and task fixtures, then runtime surfaces). */
+  readonly surface: number;
+  semanticLabel: SemanticLabel;
+  orientation: PlaneOrientation;
+  /** World pose of the plane's space: position, quaternion; its Y axis is the surface normal. */
+  readonly pose: Float64Array;
+  /** Outline in plane space (y = 0), counter-clockwise seen from +Y. */
+  polygon: { x: number; y: number; z: number; w: number }[];
+  /** Tick (on the simulation clock) of the last change of an attribute. */
+  lastChangedTick: number;
+}
+
+/** A candidate plane and what has been seen of it. */
+interface TrackedPlane {
+  id: number;
+  surface: number;
+  candidate: PlaneCandidate;
+  /** Plane space in the world: origin and axes. */
+  origin: Float64Array;
+  axes: Float64Array;
+  pose: Float64Array;
+  orientation: PlaneOrientation;
+  /** The observation grid over the polygon's bounding rectangle. */
+  minX: number;
+  minZ: number;
+  cols: number;
+  rows: number;
+  seen: Uint8Array;
+  seenCells: number;
+  insideCells: number;
+  bounds: [number, number, number, number];
+  /** Time the seen area first sufficed, or null. */
+  qualifiedAt: number | null;
+  detected: DetectedPlane | null;
+  /** The polygon as reported: the seen bounds it came from, or 'full'. */
+  polygonKey: string;
+  removed: boolean;
+  /** Changes found by the last observation, reported by the next update. */
+  pendingFlags: number;
+}
+
+/** Flags of a PlaneUpdated record. */
+export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
+
+/** The plane detector of one session. */
+export class PlaneDetector {
+  private readonly planes: TrackedPlane[] = [];
+  /** Primitive × 8 + face code → plane index, or −1. */
+  private faceMap = new Int32Array(0);
+  /** Detected planes by id, in detection order. */
+  readonly detected = new Map<number, DetectedPlane>();
+
+  constructor(
+    readonly model: PlaneDetectionModel,
+    private readonly geometry: SceneGeometry,
+    private readonly roomCentre: Vec3,
+  ) {}
+
+  /** Registers a surface; gives it a plane if it has a face large enough. Returns the plane's id or null. */
+  addSurface(surface: number, primitives: readonly number[], label: SemanticLabel): number | null {
+    const candidate = choosePlane(this.geometry, primitives, label, this.roomCentre, this.model.minPlaneArea);
+    if (!candidate) return null;
+    const { cellSize } = this.model;
+    const xs = candidate.polygon.map((p) => p[0]);
+    const zs = candidate.polygon.map((p) => p[1]);
+    const minX = Math.min(...xs);
+    const minZ = Math.min(...zs);
+    const cols = Math.max(1, Math.ceil((Math.max(...xs) - minX) / cellSize - 1e-9));
+    const rows = Math.max(1, Math.ceil((Math.max(...zs) - minZ) / cellSize - 1e-9));
+    let insideCells = 0;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) if (insideConvex(candidate.polygon, minX + (c + 0.5) * cellSize, minZ + (r + 0.5) * cellSize)) insideCells++;
+    }
+    const plane: TrackedPlane = {
+      id: this.planes.length,
+      surface,
+      candidate,
+      origin: new Float64Array(3),
+      axes: new Float64Array(9),
+      pose: new Float64Array(7),
+      orientation: null,
+      minX,
+      minZ,
+      cols,
+      rows,
+      seen: new Uint8Array(cols * rows),
+      seenCells: 0,
+      insideCells: Math.max(1, insideCells),
+      bounds: [Infinity, -Infinity, Infinity, -Infinity],
+      qualifiedAt: null,
+      detected: null,
+      polygonKey: '',
+      removed: false,
+      pendingFlags: 0,
+    };
+    this.planes.push(plane);
+    this.placePlane(plane);
+    this.rebuildFaceMap();
+    return plane.id;
+  }
+
+  /** A surface moved (its primitives already re-posed): its plane follows. */
+  surfaceMoved(surface: number): void {
+    for (const plane of this.planes) {
+      if (plane.surface !== surface || plane.removed) continue;
+      const before = plane.orientation;
+      this.placePlane(plane);
+      plane.pendingFlags |= PlaneChange.Pose | (plane.orientation !== before ? PlaneChange.Attributes : 0);
+    }
+  }
+
+  /** A surface was removed: its plane goes, with a PlaneRemoved record if it had been reported. */
+  surfaceRemoved(surface: number, frame: Frame): void {
+    for (const plane of this.planes) {
+      if (plane.surface !== surface || plane.removed) continue;
+      plane.removed = true;
+      if (plane.detected) {
+        this.detected.delete(plane.id);
+        plane.detected = null;
+        frame.beginRecord(EventType.PlaneRemoved);
+        frame.word(plane.id);
+        frame.endRecord();
+      }
+    }
+    this.rebuildFaceMap();
+  }
+
+  /** Marks what a depth frame saw: `depth` and `ids` are the rasterizer's buffers for `camera`. */
+  observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number): void {
+    const { width, height, fx, fy, cx, cy } = camera;
+    const R = camera.rotation;
+    const C = camera.position;
+    const map = this.faceMap;
+    const cell = this.model.cellSize;
+    for (let row = 0; row < height; row++) {
+      const ry = -(row + 0.5 - cy) / fy;
+      for (let col = 0; col < width; col++) {
+        const i = row * width + col;
+        const id = ids[i];
+        if (id < 0 || id >= map.length) continue;
+        const index = map[id];
+        if (index < 0) continue;
+        const z = depth[i];
+        if (z < minRange || z > maxRange) continue;
+        const plane = this.planes[index];
+        const rx = (col + 0.5 - cx) / fx;
+        // The pixel's point: camera + z · Rᵀ(rx, ry, −1), then into plane coordinates.
+        const px = C[0] + z * (R[0] * rx + R[3] * ry - R[6]) - plane.origin[0];
+        const py = C[1] + z * (R[1] * rx + R[4] * ry - R[7]) - plane.origin[1];
+        const pz = C[2] + z * (R[2] * rx + R[5] * ry - R[8]) - plane.origin[2];
+        const a = plane.axes;
+        const u = a[0] * px + a[1] * py + a[2] * pz;
+        const v = a[6] * px + a[7] * py + a[8] * pz;
+        const c = Math.min(plane.cols - 1, Math.max(0, Math.floor((u - plane.minX) / cell)));
+        const r = Math.min(plane.rows - 1, Math.max(0, Math.floor((v - plane.minZ) / cell)));
+        const k = r * plane.cols + c;
+        if (plane.seen[k] === 1) continue;
+        plane.seen[k] = 1;
+        plane.seenCells++;
+        const b = plane.bounds;
+        if (c < b[0]) b[0] = c;
+        if (c > b[1]) b[1] = c;
+        if (r < b[2]) b[2] = r;
+        if (r > b[3]) b[3] = r;
+      }
+    }
+  }
+
+  /** Advances to tick `tick` (time `t`): reports planes whose latency has passed and changes to reported ones. */
+  update(tick: number, t: number, frame: Frame): void {
+    const { minSeenArea, latency, cellSize } = this.model;
+    for (const plane of this.planes) {
+      if (plane.removed) continue;
+      if (!plane.detected) {
+        if (plane.qualifiedAt === null) {
+          const seenArea = plane.seenCells * cellSize * cellSize;
+          if (seenArea + 1e-12 >= Math.min(minSeenArea, plane.candidate.area / 2)) plane.qualifiedAt = t;
+        }
+        if (plane.qualifiedAt !== null && t + 1e-9 >= plane.qualifiedAt + latency) this.report(plane, tick, frame);
+        continue;
+      }
+      const key = this.polygonKey(plane);
+      if (key !== plane.polygonKey) {
+        plane.polygonKey = key;
+        plane.detected.polygon = this.polygonPoints(plane);
+        plane.pendingFlags |= PlaneChange.Attributes;
+      }
+      if (plane.pendingFlags !== 0) {
+        if (plane.pendingFlags & PlaneChange.Attributes) plane.detected.lastChangedTick = tick;
+        plane.detected.orientation = plane.orientation;
+        writePlaneRecord(frame, EventType.PlaneUpdated, plane.detected, plane.pendingFlags);
+        plane.pendingFlags = 0;
+      }
+    }
+  }
+
+  /** Every candidate plane's id, surface, label and whether it is detected (for tools and tests). */
+  candidates(): { id: number; surface: number; label: SemanticLabel; orientation: PlaneOrientation; detected: boolean; removed: boolean }[] {
+    return this.planes.map((p) => ({ id: p.id, surface: p.surface, label: p.candidate.label, orientation: p.orientation, detected: p.detected !== null, removed: p.removed }));
+  }
+
+  private report(plane: TrackedPlane, tick: number, frame: Frame): void {
+    plane.polygonKey = this.polygonKey(plane);
+    plane.detected = {
+      id: plane.id,
+      surface: plane.surface,
+      semanticLabel: plane.candidate.label,
+      orientation: plane.orientation,
+      pose: plane.pose,
+      polygon: this.polygonPoints(plane),
+      lastChangedTick: tick,
+    };
+    plane.pendingFlags = 0;
+    this.detected.set(plane.id, plane.detected);
+    writePlaneRecord(frame, EventType.PlaneAdded, plane.detected, 0);
+  }
+
+  private polygonKey(plane: TrackedPlane): string {
+    if (plane.seenCells >= this.model.completeFraction * plane.insideCells) return 'full';
+    return plane.bounds.join(',');
+  }
+
+  /** The reported outline: the seen bounds clipped to the face, or the whole face. */
+  private polygonPoints(plane: TrackedPlane): DetectedPlane['polygon'] {
+    let points = plane.candidate.polygon;
+    if (plane.polygonKey !== 'full') {
+      const cell = this.model.cellSize;
+      const [c0, c1, r0, r1] = plane.bounds;
+      points = clipToRectangle(points, plane.minX + c0 * cell, plane.minX + (c1 + 1) * cell, plane.minZ + r0 * cell, plane.minZ + (r1 + 1) * cell);
+    }
+    return points.map(([x, z]) => ({ x, y: 0, z, w: 1 }));
+  }
+
+  /** Plane space in the world from its primitive's current pose, and its orientation. */
+  private placePlane(plane: TrackedPlane): void {
+    const g = this.geometry;
+    const p = plane.candidate.primitive;
+    const { position, rotation } = plane.candidate.local;
+    const [x, y, z, w] = rotation;
+    // Plane axes in the primitive's frame (columns of the local rotation).
+    const local = [
+      [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)],
+      [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)],
+      [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)],
+    ];
+    const toWorld = (v: readonly number[], k: number) => g.rot(p, 0, k) * v[0] + g.rot(p, 1, k) * v[1] + g.rot(p, 2, k) * v[2];
+    for (let axis = 0; axis < 3; axis++) for (let k = 0; k < 3; k++) plane.axes[axis * 3 + k] = toWorld(local[axis], k);
+    for (let k = 0; k < 3; k++) plane.origin[k] = g.position[p * 3 + k] + toWorld(position, k);
+    plane.pose.set(plane.origin, 0);
+    const a = plane.axes;
+    plane.pose.set(quatFromAxes([a[3], a[4], a[5]], [a[6], a[7], a[8]]), 3);
+    const ny = plane.axes[4];
+    plane.orientation = Math.abs(ny) >= HORIZONTAL_COS ? 'horizontal' : Math.abs(ny) <= VERTICAL_SIN ? 'vertical' : null;
+  }
+
+  private rebuildFaceMap(): void {
+    this.faceMap = new Int32Array(this.geometry.count * 8).fill(-1);
+    for (const plane of this.planes) if (!plane.removed) this.faceMap[plane.candidate.primitive * 8 + plane.candidate.faceCode] = plane.id;
+  }
+}
+
+/** Orientation codes in PlaneAdded / PlaneUpdated records. */
+const ORIENTATION_CODE = { horizontal: 0, vertical: 1 } as const;
+
+/** Writes a PlaneAdded or PlaneUpdated record. */
+function writePlaneRecord(frame: Frame, type: number, plane: DetectedPlane, flags: number): void {
+  frame.beginRecord(type);
+  frame.word(plane.id);
+  frame.word(plane.surface);
+  frame.word(SEMANTIC_LABELS.indexOf(plane.semanticLabel));
+  frame.word(plane.orientation === null ? 2 : ORIENTATION_CODE[plane.orientation]);
+  frame.word(plane.lastChangedTick);
+  frame.word(flags);
+  for (let k = 0; k < 7; k++) frame.float(plane.pose[k]);
+  frame.word(plane.polygon.length);
+  for (const point of plane.polygon) {
+    frame.float(point.x);
+    frame.float(point.z);
+  }
+  frame.endRecord();
+}
+
+/** Whether (x, z) lies inside a convex polygon wound counter-clockwise seen from +Y. */
+export function insideConvex(polygon: readonly (readonly [number, number])[], x: number, z: number): boolean {
+  for (let i = 0; i < polygon.length; i++) {
+    const [ax, az] = polygon[i];
+    const [bx, bz] = polygon[(i + 1) % polygon.length];
+    // Outward normal of an edge of such a polygon: (−ez, ex).
+    if (-(bz - az) * (x - ax) + (bx - ax) * (z - az) > 1e-12) return false;
+  }
+  return true;
+}
+
+/** Sutherland–Hodgman clipping of a convex polygon to an axis-aligned rectangle in (x, z). */
+function clipToRectangle(polygon: readonly [number, number][], x0: number, x1: number, z0: number, z1: number): [number, number][] {
+  let points: [number, number][] = [...polygon];
+  const edges: [number, 0 | 1, 1 | -1][] = [[x0, 0, 1], [x1, 0, -1], [z0, 1, 1], [z1, 1, -1]];
+  for (const [limit, axis, sign] of edges) {
+    const next: [number, number][] = [];
+    for (let i = 0; i < points.length; i++) {
+      const a = points[i];
+      const b = points[(i + 1) % points.length];
+      const inA = sign * (a[axis] - limit) >= 0;
+      const inB = sign * (b[axis] - limit) >= 0;
+      if (inA) next.push(a);
+      if (inA !== inB) {
+        const s = (limit - a[axis]) / (b[axis] - a[axis]);
+        next.push([a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1])]);
+      }
+    }
+    points = next;
+  }
+  return points;
+}
