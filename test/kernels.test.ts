@@ -1,10 +1,12 @@
 /**
- * The numeric kernels: the frame hash, the chunk transform and quantisation.
+ * The numeric kernels: the frame hash, the chunk transform, quantisation and signed distances.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeFrames, DeltaMode, encodeFrames } from '../kernels/chunk-transform.js';
 import { Hasher64, hashToHex } from '../kernels/hash64.js';
 import { dequantiseRow, quantiseRow } from '../kernels/quantise.js';
+import { PrimitiveKind, PrimitiveType, SceneGeometry } from '../kernels/scene-geometry.js';
+import { signedDistance } from '../kernels/sdf.js';
 import { RandomStreams } from '../src/index.js';
 
 function digest(words: number[], seed = 0): string {
@@ -109,5 +111,35 @@ describe('RandomStreams', () => {
     b.get('y').next(); // drawing from another subsystem does not shift x
     expect([b.get('x').next(), b.get('x').next()]).toEqual(firstA);
     expect(new RandomStreams(6).get('x').next()).not.toBe(firstA[0]);
+  });
+});
+
+describe('signed distance to slabs and boxes', () => {
+  it('gives a rectangular polygon slab the same distance and normal as the equal box, in either winding', () => {
+    const random = new RandomStreams(5).get('sdf');
+    const rotation = [0.1, 0.3, -0.2, 0.927];
+    const norm = Math.hypot(...rotation);
+    const q = rotation.map((v) => v / norm);
+    const geometry = new SceneGeometry();
+    geometry.add({ type: PrimitiveType.Box, kind: PrimitiveKind.Static, owner: 0, params: [0.4, 0.02, 0.25], position: [1, 0.7, -1], rotation: q });
+    const slabs = [
+      [[-0.4, -0.25], [0.4, -0.25], [0.4, 0.25], [-0.4, 0.25]],
+      [[-0.4, -0.25], [-0.4, 0.25], [0.4, 0.25], [0.4, -0.25]],
+    ] as [number, number][][];
+    const slabGeometry = slabs.map((polygon) => {
+      const g = new SceneGeometry();
+      g.add({ type: PrimitiveType.Prism, kind: PrimitiveKind.Static, owner: 0, params: [0.02], polygon, position: [1, 0.7, -1], rotation: q });
+      return g;
+    });
+    const n1 = new Float64Array(3), n2 = new Float64Array(3), owner = new Int32Array(1);
+    for (let i = 0; i < 500; i++) {
+      const p = [random.uniform(0.3, 1.7), random.uniform(0.4, 1.0), random.uniform(-1.7, -0.3)];
+      const box = signedDistance(geometry, PrimitiveKind.Static, p[0], p[1], p[2], 1, n1, owner);
+      for (const g of slabGeometry) {
+        const slab = signedDistance(g, PrimitiveKind.Static, p[0], p[1], p[2], 1, n2, owner);
+        expect(slab).toBeCloseTo(box, 9);
+        if (box < 1) for (let k = 0; k < 3; k++) expect(n2[k]).toBeCloseTo(n1[k], 6);
+      }
+    }
   });
 });

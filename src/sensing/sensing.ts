@@ -1,7 +1,7 @@
 /**
  * The sensing stage: the depth camera, plane detection, anchors and hit tests of one session, plus the
  * environment whose surfaces they sense. It runs after physics each tick:
- *   depth frame (when due) → plane observation → plane reports → anchors → recorded hit tests.
+ *   depth frame (when due) → plane observation → plane reports → recorded hit tests → anchors.
  * Nothing here runs, and nothing is allocated, for a model with sensing off.
  */
 import { EventType, NO_PLANE } from '../frame/events.js';
@@ -75,9 +75,9 @@ export class Sensing {
       this.planes?.observe(sensor.camera, sensor.raster.depth, sensor.raster.id, minRange, maxRange);
     }
     this.planes?.update(tick, tick * dt, frame);
-    this.anchors.update(this.planes?.detected ?? NO_PLANES, frame);
     for (const { id, results } of this.pendingHits) writeHitRecord(frame, id, results);
     this.pendingHits.length = 0;
+    this.anchors.update(this.planes?.detected ?? NO_PLANES, frame);
   }
 
   /** The detected planes now, in detection order (the same objects while they persist). */
