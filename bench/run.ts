@@ -1,13 +1,15 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
+import { depthBenchmark } from './depth.js';
 import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
 
-const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ details: unknown; summary: Record<string, number> }>> = {
+const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ details: unknown; summary: Record<string, number | null> }>> = {
   kernel: kernelBenchmark,
   hands: handsBenchmark,
+  depth: depthBenchmark,
 };
 
 const args = process.argv.slice(2);
@@ -18,7 +20,7 @@ if (names.length === 0 || unknown.length > 0) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(SUITES).join('|')}> [--json]${unknown.length ? `\nunknown suite: ${unknown.join(', ')}` : ''}\n`);
   process.exit(2);
 }
-const summary: Record<string, number> = {};
+const summary: Record<string, number | null> = {};
 for (const name of names) {
   const result = await SUITES[name]((line) => process.stderr.write(`${name}: ${line}\n`));
   process.stdout.write(`${name}: ${JSON.stringify(result.details, null, 2)}\n`);

@@ -108,11 +108,25 @@ export { buildSceneGeometry, type SceneGeometryIndex } from './sensing/scene-geo
 /** Decoding sensing events (planes, hit tests, anchors, surfaces) from event records. */
 export { decodeSensingEvent, type SensingEvent } from './sensing/events.js';
 
+// Point-of-view rendering
+/** A recorded stream's scene at each frame, cameras to view it from, and the CPU renderer. */
+export { RecordedScene, renderOnCpu, viewCamera, VIEW_KINDS, type ViewCamera, type ViewCameraOptions } from './render/view.js';
+/** The optional headless-gl renderer (needs the `gl` package and an X display; one thread per process). */
+export { GlRenderer, GlUnavailableError, GL_INSTALL_HELP, type RenderedView } from './render/gl-renderer.js';
+/** Triangles of a scene geometry store, for GPU renderers. */
+export { sceneMesh, type Mesh } from './render/mesh.js';
+/** PNG files of views (8-bit RGB) and depth (16-bit millimetres). */
+export { encodePng, decodePng, type PngImage } from './render/png.js';
+/** Flat colours per semantic label. */
+export { LABEL_COLOURS, objectColour } from './render/colours.js';
+
 // Streams
 /** Reads `.xrs` streams: random access by tick, columnar pose tracks, chunk checks. */
 export { StreamReader, type OpenOptions, type ChunkCheck, type IndexSource } from './stream/reader.js';
 /** Writes `.xrs` streams (sessions do this for you when `record` is set). */
 export { StreamWriter, type StreamSummary } from './stream/writer.js';
+/** Rebuilding a stream's model from the sources its header embeds. */
+export { modelFromHeader, buildStreamHeader } from './stream/header.js';
 /** Header, channels, sizes and chunk checks of a stream. */
 export { inspectStream, type InspectReport } from './stream/inspect.js';
 /** Re-runs a stream's session and names the first divergent tick and channel. */

@@ -8,11 +8,12 @@ import { parseCommandArgs, printJson, type Command } from './command.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
 import { poseCommand } from './commands/pose.js';
+import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
 import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
 
-const COMMANDS: Command[] = [sweepCommand, runCommand, inspectCommand, verifyCommand, listCommand, poseCommand];
+const COMMANDS: Command[] = [sweepCommand, runCommand, inspectCommand, verifyCommand, renderCommand, listCommand, poseCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

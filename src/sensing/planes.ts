@@ -3,7 +3,7 @@
  *
  * Each labelled surface with a large enough face has one candidate plane (see `plane-candidates.ts`). Every
  * depth frame marks the cells of a per-plane grid that the camera saw unoccluded and within range (the
- * rasterizer's per-pixel face ids say which face a pixel shows). Once the seen area reaches
+ * rasterizer's per-pixel face ids say which face a pixel shows; every other pixel of every other row). Once the seen area reaches
  * `min(minSeenArea, half the plane)`, the plane is reported `latency` seconds later. Its polygon is the seen
  * region's bounding rectangle clipped to the face, and snaps to the full face once `completeFraction` of it
  * has been seen. A plane never seen is never reported; a surface added while the session runs starts unseen.
@@ -67,6 +67,9 @@ interface TrackedPlane {
   /** Changes found by the last observation, reported by the next update. */
   pendingFlags: number;
 }
+
+/** Pixels observed: every OBSERVATION_STRIDE-th of every OBSERVATION_STRIDE-th row. */
+const OBSERVATION_STRIDE = 2;
 
 /** Flags of a PlaneUpdated record. */
 export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
@@ -154,16 +157,20 @@ export class PlaneDetector {
     this.rebuildFaceMap();
   }
 
-  /** Marks what a depth frame saw: `depth` and `ids` are the rasterizer's buffers for `camera`. */
+  /**
+   * Marks what a depth frame saw: `depth` and `ids` are the rasterizer's buffers for `camera`. Every other
+   * pixel of every other row is enough: at 5 cm cells a pixel covers a few millimetres at arm's length and
+   * a few centimetres across the room. Planes whose polygon is already the whole face are skipped.
+   */
   observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number): void {
     const { width, height, fx, fy, cx, cy } = camera;
     const R = camera.rotation;
     const C = camera.position;
     const map = this.faceMap;
     const cell = this.model.cellSize;
-    for (let row = 0; row < height; row++) {
+    for (let row = 0; row < height; row += OBSERVATION_STRIDE) {
       const ry = -(row + 0.5 - cy) / fy;
-      for (let col = 0; col < width; col++) {
+      for (let col = 0; col < width; col += OBSERVATION_STRIDE) {
         const i = row * width + col;
         const id = ids[i];
         if (id < 0 || id >= map.length) continue;
@@ -213,6 +220,8 @@ export class PlaneDetector {
         plane.polygonKey = key;
         plane.detected.polygon = this.polygonPoints(plane);
         plane.pendingFlags |= PlaneChange.Attributes;
+        // A whole face cannot grow: stop observing it.
+        if (key === 'full') this.rebuildFaceMap();
       }
       if (plane.pendingFlags !== 0) {
         if (plane.pendingFlags & PlaneChange.Attributes) plane.detected.lastChangedTick = tick;
@@ -241,6 +250,7 @@ export class PlaneDetector {
     };
     plane.pendingFlags = 0;
     this.detected.set(plane.id, plane.detected);
+    if (plane.polygonKey === 'full') this.rebuildFaceMap();
     writePlaneRecord(frame, EventType.PlaneAdded, plane.detected, 0);
   }
 
@@ -284,7 +294,9 @@ export class PlaneDetector {
 
   private rebuildFaceMap(): void {
     this.faceMap = new Int32Array(this.geometry.count * 8).fill(-1);
-    for (const plane of this.planes) if (!plane.removed) this.faceMap[plane.candidate.primitive * 8 + plane.candidate.faceCode] = plane.id;
+    for (const plane of this.planes) {
+      if (!plane.removed && plane.polygonKey !== 'full') this.faceMap[plane.candidate.primitive * 8 + plane.candidate.faceCode] = plane.id;
+    }
   }
 }
 

@@ -3,7 +3,10 @@
  */
 import { POSITION_QUANTUM, ROTATION_STEPS } from '../../kernels/quantise.js';
 import { frameLayoutFor } from '../frame/layout.js';
+import { buildModel } from '../model/build.js';
 import type { SimModel } from '../model/types.js';
+import { loadScene } from '../scene/load.js';
+import { loadTask } from '../task/load.js';
 import { PACKAGE_VERSION } from '../paths.js';
 import { KERNEL_VERSION, STREAM_FORMAT_VERSION } from '../version.js';
 import { DEFAULT_CHUNK_FRAMES, DEFAULT_COMPRESSION_LEVEL, type StreamEncoding, type StreamHeader } from './format.js';
@@ -47,4 +50,16 @@ export function buildStreamHeader(model: SimModel, options: StreamHeaderOptions)
       ...(mode === 'quantised' ? { quantisation: { positionQuantum: POSITION_QUANTUM, rotationSteps: ROTATION_STEPS } } : {}),
     },
   };
+}
+
+/** Rebuilds the model of a stream's session from the sources its header embeds (no files needed). */
+export function modelFromHeader(header: StreamHeader): SimModel {
+  const spec = header.spec as { substeps?: number; duration?: number };
+  return buildModel(loadScene(header.sources.scene), loadTask(header.sources.task), {
+    substeps: spec.substeps,
+    duration: spec.duration,
+    handModel: header.sources.handModel,
+    user: header.sources.user,
+    sensing: header.sources.sensing,
+  });
 }

@@ -5,11 +5,9 @@
 import { decodeEvents } from '../frame/events.js';
 import type { Frame, FrameView } from '../frame/frame.js';
 import { POSE_FLOATS, type ChannelDescriptor } from '../frame/layout.js';
-import { buildModel } from '../model/build.js';
-import { loadScene } from '../scene/load.js';
 import { Session, type RunHooks } from '../session/session.js';
-import { loadTask } from '../task/load.js';
 import { POSITION_QUANTUM, ROTATION_STEPS } from '../../kernels/quantise.js';
+import { modelFromHeader } from './header.js';
 import { StreamReader } from './reader.js';
 
 /** Where a re-run first differs from the stream. */
@@ -44,14 +42,7 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
   const reader = StreamReader.open(path);
   try {
     const { header } = reader;
-    const spec = header.spec as { substeps?: number; duration?: number };
-    const model = buildModel(loadScene(header.sources.scene), loadTask(header.sources.task), {
-      substeps: spec.substeps,
-      duration: spec.duration,
-      handModel: header.sources.handModel,
-      user: header.sources.user,
-      sensing: header.sources.sensing,
-    });
+    const model = modelFromHeader(header);
     const report: VerifyReport = {
       file: path,
       identical: false,

@@ -23,6 +23,9 @@ export const runCommand: Command = {
   --encoding MODE       lossless (default) or quantised (0.1 mm, about 3x smaller)
   --hand-model ID|PATH  small, medium (default) or large, or a hand-model .json file
   --perturb             perturbation mode: seeded tremor, joint jitter and tracking noise
+  --depth PRESET        run the depth camera (160x120, 30 Hz) with noise ideal, headset or phone-tof,
+                        and record its frames
+  --planes              run plane detection (planes, hit tests and anchors as events)
   --substeps N          physics steps per tick (default: the task's, else 1)
   --duration SECONDS    simulated time (default: the task's)
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
@@ -40,6 +43,8 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
     duration: { type: 'string' },
     'hand-model': { type: 'string' },
     perturb: { type: 'boolean' },
+    depth: { type: 'string' },
+    planes: { type: 'boolean' },
   },
   async run({ values, json }) {
     const v = values as Record<string, string | undefined>;
@@ -54,6 +59,12 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
       spec.duration = parseNumberArg('duration', v.duration, false);
       if (v['hand-model'] !== undefined) spec.handModel = v['hand-model'];
       if (values.perturb === true) spec.user = { perturbation: true };
+      if (v.depth !== undefined || values.planes === true) {
+        spec.sensing = {
+          ...(v.depth !== undefined ? { depth: { noise: parseChoiceArg('depth', v.depth, ['ideal', 'headset', 'phone-tof'] as const, 'ideal') } } : {}),
+          ...(values.planes === true ? { planes: true } : {}),
+        };
+      }
       if (v.out) spec.record = { path: v.out, encoding: parseChoiceArg('encoding', v.encoding, ['lossless', 'quantised'] as const, 'lossless') };
       result = await runSession(spec);
     } catch (err) {

@@ -1,0 +1,159 @@
+/**
+ * `xrsim render`: point-of-view PNGs of a recorded stream, one tick or a sequence.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ExitCode, XrsimInputError } from '../../errors.js';
+import type { Vec3 } from '../../geometry/types.js';
+import { GL_INSTALL_HELP, GlRenderer, GlUnavailableError, glModuleName, type RenderedView } from '../../render/gl-renderer.js';
+import { sceneMesh } from '../../render/mesh.js';
+import { encodePng } from '../../render/png.js';
+import { RecordedScene, renderOnCpu, viewCamera, VIEW_KINDS, type ViewCamera } from '../../render/view.js';
+import { modelFromHeader } from '../../stream/header.js';
+import { StreamReader } from '../../stream/reader.js';
+import { parseChoiceArg, parseNumberArg, printJson, type Command } from '../command.js';
+import { requireOnePath } from './paths.js';
+
+/** Set in the child process the command re-runs itself as under `xvfb-run`. */
+const UNDER_XVFB = 'XRSIM_RENDER_UNDER_XVFB';
+
+/** `xrsim render FILE.xrs`. */
+export const renderCommand: Command = {
+  name: 'render',
+  summary: 'render point-of-view PNGs (flat colours per object and label, plus depth) of a recorded stream',
+  help: `xrsim render FILE.xrs (--tick N --out VIEW.png | --every K --out-dir DIR) [options]
+
+  --tick N              the frame to render
+  --out VIEW.png        where to write it
+  --every K             render every K-th frame (0, K, 2K, ...) into --out-dir as frame-NNNNNN.png
+  --out-dir DIR         where to write the sequence (created if missing)
+  --camera NAME         head (default: the eye centre), depth (the recorded depth camera) or overview
+                        (a corner of the room, looking at its centre)
+  --from X,Y,Z          look from this world point instead ...
+  --look-at X,Y,Z       ... toward this one
+  --width W, --height H image size (default 640 x 480; the depth camera's own size for --camera depth)
+  --fov DEGREES         horizontal field of view (default 90)
+  --depth               also write depth as 16-bit greyscale PNGs in millimetres (VIEW.depth.png,
+                        frame-NNNNNN.depth.png), 0 where nothing is in view
+  --renderer gl|cpu     headless-gl (default) or the CPU depth kernel (no install needed)
+  --json                print { file, renderer, camera, images: [{ tick, rgb, depth }] } as the last line
+
+The gl renderer needs the optional "gl" package and an X display; without DISPLAY the command re-runs
+itself under xvfb-run -a. Without gl it explains how to install it and exits 2.
+Exit codes: 0 written, 2 bad input or no renderer.`,
+  options: {
+    tick: { type: 'string' },
+    out: { type: 'string' },
+    every: { type: 'string' },
+    'out-dir': { type: 'string' },
+    camera: { type: 'string' },
+    from: { type: 'string' },
+    'look-at': { type: 'string' },
+    width: { type: 'string' },
+    height: { type: 'string' },
+    fov: { type: 'string' },
+    depth: { type: 'boolean' },
+    renderer: { type: 'string' },
+  },
+  positionals: true,
+  async run({ values, positionals, json }) {
+    const v = values as Record<string, string | undefined>;
+    const file = requireOnePath(positionals, 'FILE.xrs');
+    const renderer = parseChoiceArg('renderer', v.renderer, ['gl', 'cpu'] as const, 'gl');
+    const single = v.tick !== undefined;
+    if (single === (v.every !== undefined)) throw new XrsimInputError('give either --tick N or --every K', { expected: '--tick N --out VIEW.png, or --every K --out-dir DIR' });
+    if (single && !v.out) throw new XrsimInputError('missing --out', { expected: '--out VIEW.png' });
+    if (!single && !v['out-dir']) throw new XrsimInputError('missing --out-dir', { expected: '--out-dir DIR' });
+    if (renderer === 'gl') {
+      const relaunched = relaunchUnderXvfb();
+      if (relaunched !== null) return relaunched;
+    }
+    const reader = StreamReader.open(file);
+    try {
+      const tick = single ? integerArg('tick', v.tick!, 0, reader.frames - 1) : 0;
+      const every = single ? 0 : integerArg('every', v.every!, 1, Number.MAX_SAFE_INTEGER);
+      const model = modelFromHeader(reader.header);
+      const depthChannel = reader.header.channels.find((c) => c.kind === 'depth');
+      const camera: ViewCamera = v.from || v['look-at'] ? { position: vec3Arg('from', v.from), lookAt: vec3Arg('look-at', v['look-at']) } : parseChoiceArg('camera', v.camera, ['head', 'depth', 'overview'] as const, 'head');
+      if (camera === 'depth' && !depthChannel) throw new XrsimInputError('this stream has no depth camera', { expected: '--camera head or overview, or a stream recorded with --depth' });
+      const size =
+        camera === 'depth'
+          ? { width: depthChannel!.camera!.width, height: depthChannel!.camera!.height, fovDeg: (2 * Math.atan(depthChannel!.camera!.width / 2 / depthChannel!.camera!.fx) * 180) / Math.PI }
+          : { width: integerArg('width', v.width ?? '640', 1, 8192), height: integerArg('height', v.height ?? '480', 1, 8192), fovDeg: parseNumberArg('fov', v.fov, false) ?? 90 };
+      if (!(size.fovDeg > 0 && size.fovDeg < 180)) throw new XrsimInputError(`--fov must be below 180°, got ${size.fovDeg}`, { expected: 'degrees in (0, 180)' });
+      let gl: GlRenderer | null = null;
+      if (renderer === 'gl') gl = new GlRenderer(size.width, size.height);
+      const scene = new RecordedScene(model);
+      const images: { tick: number; rgb: string; depth: string | null }[] = [];
+      if (!single) mkdirSync(v['out-dir']!, { recursive: true });
+      for (const frame of reader.framesInOrder()) {
+        scene.advance(frame);
+        const wanted = single ? frame.tick === tick : frame.tick % every === 0;
+        if (wanted) {
+          const view = viewCamera(camera, frame, model, size, depthChannel?.camera?.mount);
+          const image: RenderedView = gl ? gl.render(sceneMesh(scene.geometry, VIEW_KINDS, scene.colourOf), view) : renderOnCpu(scene, view);
+          const rgbPath = single ? v.out! : join(v['out-dir']!, `frame-${String(frame.tick).padStart(6, '0')}.png`);
+          writeFileSync(rgbPath, encodePng({ kind: 'rgb', width: image.width, height: image.height, pixels: image.rgb }));
+          let depthPath: string | null = null;
+          if (values.depth === true) {
+            depthPath = rgbPath.replace(/\.png$/i, '') + '.depth.png';
+            const mm = Uint16Array.from(image.depth, (z) => (z === Infinity ? 0 : Math.min(65535, Math.round(z * 1000))));
+            writeFileSync(depthPath, encodePng({ kind: 'gray16', width: image.width, height: image.height, pixels: mm }));
+          }
+          images.push({ tick: frame.tick, rgb: rgbPath, depth: depthPath });
+        }
+        if (single && frame.tick >= tick) break;
+      }
+      gl?.dispose();
+      const report = { file, renderer, camera, images };
+      if (json) printJson(report);
+      else process.stdout.write(`wrote ${images.length} image(s) with the ${renderer} renderer${images.length === 1 ? `: ${images[0].rgb}` : ` to ${v['out-dir']}`}\n`);
+      return ExitCode.ok;
+    } catch (err) {
+      if (err instanceof GlUnavailableError) {
+        process.stderr.write(`xrsim render: ${err.message}\n`);
+        return ExitCode.badInput;
+      }
+      throw err;
+    } finally {
+      reader.close();
+    }
+  },
+};
+
+/**
+ * headless-gl needs an X display. Without one, re-runs this command under `xvfb-run -a` and returns its
+ * exit code; returns null to render here. Explains and returns 2 when neither gl nor Xvfb is available.
+ */
+function relaunchUnderXvfb(): number | null {
+  const require = createRequire(import.meta.url);
+  try {
+    require.resolve(glModuleName());
+  } catch {
+    process.stderr.write(`xrsim render: the optional "gl" package is not installed.\n${GL_INSTALL_HELP}\n`);
+    return ExitCode.badInput;
+  }
+  if (process.env.DISPLAY || process.env[UNDER_XVFB]) return null;
+  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  const child = spawnSync('xvfb-run', ['-a', process.execPath, main, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, [UNDER_XVFB]: '1' } });
+  if (child.error) {
+    process.stderr.write(`xrsim render: no X display and xvfb-run is not available (${child.error.message}).\n${GL_INSTALL_HELP}\n`);
+    return ExitCode.badInput;
+  }
+  return child.status ?? ExitCode.failed;
+}
+
+function integerArg(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new XrsimInputError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`, { expected: `an integer ${min}..${max}` });
+  return value;
+}
+
+function vec3Arg(name: string, text: string | undefined): Vec3 {
+  const parts = (text ?? '').split(',').map(Number);
+  if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p))) throw new XrsimInputError(`--${name} must be three numbers X,Y,Z, got ${JSON.stringify(text)}`, { expected: 'X,Y,Z in metres' });
+  return parts as Vec3;
+}
