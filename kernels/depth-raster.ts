@@ -75,6 +75,7 @@ export class DepthRaster {
   private readonly m = new Float64Array(9);
   private readonly t = new Float64Array(3);
   private readonly normal = new Float64Array(3);
+  private readonly half = new Float64Array(3);
 
   constructor(
     readonly width: number,
@@ -268,7 +269,8 @@ export class DepthRaster {
   /** Spheres, capsules, cylinders: exact per pixel within the primitive's projected bounds. */
   private drawCurved(g: SceneGeometry, i: number, camera: RasterCamera): void {
     const { fx, fy, cx, cy, width, height, near, far } = camera;
-    const h = g.localHalfExtents(i);
+    const h = this.half;
+    g.writeLocalHalfExtents(i, h);
     let umin = Infinity, umax = -Infinity, vmin = Infinity, vmax = -Infinity;
     let behind = false;
     for (let corner = 0; corner < 8; corner++) {

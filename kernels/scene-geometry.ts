@@ -107,14 +107,17 @@ export class SceneGeometry {
     this.position[i * 3] = position[0];
     this.position[i * 3 + 1] = position[1];
     this.position[i * 3 + 2] = position[2];
-    const h = this.localHalfExtents(i);
-    const rows = [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]];
+    const h = this.half;
+    this.writeLocalHalfExtents(i, h);
     for (let r = 0; r < 3; r++) {
-      const reach = Math.abs(rows[r][0]) * h[0] + Math.abs(rows[r][1]) * h[1] + Math.abs(rows[r][2]) * h[2];
+      // Row r of local→world is column r of the stored world→local.
+      const reach = Math.abs(d[o + 4 + r]) * h[0] + Math.abs(d[o + 7 + r]) * h[1] + Math.abs(d[o + 10 + r]) * h[2];
       this.bounds[i * 6 + r] = position[r] - reach;
       this.bounds[i * 6 + 3 + r] = position[r] + reach;
     }
   }
+
+  private readonly half = new Float64Array(3);
 
   /** Enables or disables primitive `i` (a removed surface is disabled, never deleted: indices stay stable). */
   setEnabled(i: number, enabled: boolean): void {
@@ -140,29 +143,35 @@ export class SceneGeometry {
     return this.data[i * STRIDE + 4 + r * 3 + c];
   }
 
-  /** Half extents of primitive `i`'s bounding box in its own frame. */
-  localHalfExtents(i: number): [number, number, number] {
+  /** Writes the half extents of primitive `i`'s bounding box in its own frame into `out[0..2]`. */
+  writeLocalHalfExtents(i: number, out: Float64Array): void {
     const p = this.params;
     const k = i * 3;
+    const r = p[k];
     switch (this.type(i)) {
       case PrimitiveType.Box:
-        return [p[k], p[k + 1], p[k + 2]];
+        out[0] = p[k]; out[1] = p[k + 1]; out[2] = p[k + 2];
+        return;
       case PrimitiveType.Sphere:
-        return [p[k], p[k], p[k]];
+        out[0] = r; out[1] = r; out[2] = r;
+        return;
       case PrimitiveType.Capsule:
-        return [p[k], p[k + 1] + p[k], p[k]];
+        out[0] = r; out[1] = p[k + 1] + r; out[2] = r;
+        return;
       case PrimitiveType.Cylinder:
-        return [p[k], p[k + 1], p[k]];
+        out[0] = r; out[1] = p[k + 1]; out[2] = r;
+        return;
       default: {
         // Prism: the polygon's extent, and its half thickness.
-        const [start, n] = [this.polygonRange[i * 2], this.polygonRange[i * 2 + 1]];
+        const start = this.polygonRange[i * 2];
+        const n = this.polygonRange[i * 2 + 1];
         let ex = 0;
         let ez = 0;
         for (let v = 0; v < n; v++) {
           ex = Math.max(ex, Math.abs(this.polygons[(start + v) * 2]));
           ez = Math.max(ez, Math.abs(this.polygons[(start + v) * 2 + 1]));
         }
-        return [ex, p[k], ez];
+        out[0] = ex; out[1] = p[k]; out[2] = ez;
       }
     }
   }

@@ -84,7 +84,7 @@ export class RecordedScene {
         }
       }
     }
-    poseBodies(this.index, this.model, frame.bodyPoses);
+    poseBodies(this.index, frame.bodyPoses);
     this.poseHand(frame.channel('hand-left'), 0);
     this.poseHand(frame.channel('hand-right'), 1);
   }

@@ -5,6 +5,7 @@
  */
 import { DRAW_DYNAMIC, DRAW_HANDS, DRAW_STATIC, DepthRaster, pinholeCamera, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
 import { measureDepth } from '../../kernels/depth-noise.js';
+import { composeInto } from '../../kernels/pose-compose.js';
 import { Sfc32 } from '../../kernels/prng.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { RandomStreams } from '../random.js';
@@ -29,6 +30,8 @@ export class DepthSensor {
   private readonly rng: Sfc32 | null;
   private readonly kinds: number;
   private readonly cameraPose = new Float64Array(7);
+  private readonly cameraRotation = this.cameraPose.subarray(3);
+  private readonly mount: Float64Array;
 
   constructor(
     readonly model: DepthSensorModel,
@@ -38,6 +41,7 @@ export class DepthSensor {
     this.camera = pinholeCamera(width, height, horizontalFov, RENDER_NEAR, noise.maxRange * 1.5);
     this.raster = new DepthRaster(width, height);
     this.reading = new Uint16Array(width * height);
+    this.mount = Float64Array.from([...model.mount.position, ...model.mount.rotation]);
     this.kinds = DRAW_STATIC | DRAW_DYNAMIC | (model.includeHands ? DRAW_HANDS : 0);
     if (model.noisePreset === 'ideal') {
       this.rng = null;
@@ -59,8 +63,8 @@ export class DepthSensor {
    * geometry as it is now. The caller has posed the dynamic bodies and hands in `geometry`.
    */
   capture(tick: number, dt: number, headPose: ArrayLike<number>, geometry: SceneGeometry): void {
-    composeMount(headPose, this.model.mount.position, this.model.mount.rotation, this.cameraPose);
-    setCameraPose(this.camera, this.cameraPose, this.cameraPose.subarray(3));
+    composeInto(headPose, 0, this.mount, 0, this.cameraPose);
+    setCameraPose(this.camera, this.cameraPose, this.cameraRotation);
     this.raster.render(geometry, this.camera, this.kinds);
     const { width, height, noise } = this.model;
     measureDepth(this.raster.depth, this.raster.incidence, width, height, noise, this.rng, this.reading);
@@ -74,18 +78,4 @@ export class DepthSensor {
 /** Index of the latest depth frame due by `tick`. A tolerance keeps 90 Hz ticks and 30 Hz frames aligned. */
 export function frameIndexAt(tick: number, dt: number, rateHz: number): number {
   return Math.floor(tick * dt * rateHz + 1e-9);
-}
-
-/** out = head ∘ mount, as position and quaternion (7 numbers). */
-function composeMount(head: ArrayLike<number>, p: readonly number[], q: readonly number[], out: Float64Array): void {
-  const hx = head[3], hy = head[4], hz = head[5], hw = head[6];
-  // Rotate the mount offset by the head's rotation: v' = v + 2w(u × v) + 2u × (u × v).
-  const cx = hy * p[2] - hz * p[1], cy = hz * p[0] - hx * p[2], cz = hx * p[1] - hy * p[0];
-  out[0] = head[0] + p[0] + 2 * (hw * cx + hy * cz - hz * cy);
-  out[1] = head[1] + p[1] + 2 * (hw * cy + hz * cx - hx * cz);
-  out[2] = head[2] + p[2] + 2 * (hw * cz + hx * cy - hy * cx);
-  out[3] = hw * q[0] + hx * q[3] + hy * q[2] - hz * q[1];
-  out[4] = hw * q[1] - hx * q[2] + hy * q[3] + hz * q[0];
-  out[5] = hw * q[2] + hx * q[1] - hy * q[0] + hz * q[3];
-  out[6] = hw * q[3] - hx * q[0] - hy * q[1] - hz * q[2];
 }

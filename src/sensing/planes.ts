@@ -66,6 +66,8 @@ interface TrackedPlane {
   removed: boolean;
   /** Changes found by the last observation, reported by the next update. */
   pendingFlags: number;
+  /** Whether cells were newly seen since the last update. */
+  grown: boolean;
 }
 
 /** Pixels observed: every OBSERVATION_STRIDE-th of every OBSERVATION_STRIDE-th row. */
@@ -124,6 +126,7 @@ export class PlaneDetector {
       polygonKey: '',
       removed: false,
       pendingFlags: 0,
+      grown: false,
     };
     this.planes.push(plane);
     this.placePlane(plane);
@@ -193,6 +196,7 @@ export class PlaneDetector {
         if (plane.seen[k] === 1) continue;
         plane.seen[k] = 1;
         plane.seenCells++;
+        plane.grown = true;
         const b = plane.bounds;
         if (c < b[0]) b[0] = c;
         if (c > b[1]) b[1] = c;
@@ -215,7 +219,9 @@ export class PlaneDetector {
         if (plane.qualifiedAt !== null && t + 1e-9 >= plane.qualifiedAt + latency) this.report(plane, tick, frame);
         continue;
       }
-      const key = this.polygonKey(plane);
+      // Only newly seen cells can change the polygon (strings are built only then).
+      const key = plane.grown ? this.polygonKey(plane) : plane.polygonKey;
+      plane.grown = false;
       if (key !== plane.polygonKey) {
         plane.polygonKey = key;
         plane.detected.polygon = this.polygonPoints(plane);

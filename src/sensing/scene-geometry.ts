@@ -4,6 +4,7 @@
  * Static surfaces are added once at their world poses. Dynamic bodies' and hand parts' primitives carry
  * their pose relative to their body, and are re-posed only when something needs them (a depth frame).
  */
+import { composeInto } from '../../kernels/pose-compose.js';
 import { PrimitiveKind, PrimitiveType, SceneGeometry, type PrimitiveInit } from '../../kernels/scene-geometry.js';
 import { composePose, type Pose } from '../geometry/math.js';
 import type { ShapeSpec } from '../geometry/types.js';
@@ -15,8 +16,8 @@ export interface SceneGeometryIndex {
   geometry: SceneGeometry;
   /** Per static object: its primitive indices. */
   statics: number[][];
-  /** Per dynamic body: [primitive index, collider index] pairs. */
-  bodies: { primitive: number; collider: number }[][];
+  /** Per dynamic body: its primitives and each one's pose relative to the body (7 numbers). */
+  bodies: { primitive: number; local: Float64Array }[][];
   /** Per hand part (model order): its primitive index. */
   handParts: number[];
 }
@@ -46,7 +47,10 @@ export function buildSceneGeometry(model: SimModel): SceneGeometryIndex {
     object.colliders.map((c) => add(model.colliders[c], PrimitiveKind.Static, index, composePose(object.pose, model.colliders[c].localPose))),
   );
   const bodies = model.bodies.map((body, index) =>
-    body.colliders.map((c) => ({ primitive: add(model.colliders[c], PrimitiveKind.Dynamic, index, composePose(body.pose, model.colliders[c].localPose)), collider: c })),
+    body.colliders.map((c) => {
+      const { localPose } = model.colliders[c];
+      return { primitive: add(model.colliders[c], PrimitiveKind.Dynamic, index, composePose(body.pose, localPose)), local: Float64Array.from([...localPose.position, ...localPose.rotation]) };
+    }),
   );
   const handParts = model.handParts.map((part, index) =>
     add(model.colliders[part.collider], PrimitiveKind.Hand, index, { position: [0, -100, 0], rotation: [0, 0, 0, 1] }),
@@ -54,37 +58,24 @@ export function buildSceneGeometry(model: SimModel): SceneGeometryIndex {
   return { geometry, statics, bodies, handParts };
 }
 
-const scratchPose: Pose = { position: [0, 0, 0], rotation: [0, 0, 0, 1] };
+const composed = new Float64Array(7);
+const composedRotation = composed.subarray(3);
 
-/** Re-poses every dynamic body's primitives from the `bodies` channel (7 floats per body). */
-export function poseBodies(index: SceneGeometryIndex, model: SimModel, bodyPoses: Float32Array): void {
-  index.bodies.forEach((parts, b) => {
-    const o = b * 7;
-    scratchPose.position[0] = bodyPoses[o];
-    scratchPose.position[1] = bodyPoses[o + 1];
-    scratchPose.position[2] = bodyPoses[o + 2];
-    scratchPose.rotation[0] = bodyPoses[o + 3];
-    scratchPose.rotation[1] = bodyPoses[o + 4];
-    scratchPose.rotation[2] = bodyPoses[o + 5];
-    scratchPose.rotation[3] = bodyPoses[o + 6];
-    for (const { primitive, collider } of parts) {
-      const pose = composePose(scratchPose, model.colliders[collider].localPose);
-      index.geometry.setPose(primitive, pose.position, pose.rotation);
+/** Re-poses every dynamic body's primitives from the `bodies` channel (7 floats per body). No allocation. */
+export function poseBodies(index: SceneGeometryIndex, bodyPoses: Float32Array): void {
+  for (let b = 0; b < index.bodies.length; b++) {
+    for (const { primitive, local } of index.bodies[b]) {
+      composeInto(bodyPoses, b * 7, local, 0, composed);
+      index.geometry.setPose(primitive, composed, composedRotation);
     }
-  });
+  }
 }
 
-const wrist = new Float64Array(7);
-
-/** Re-poses the hand parts' primitives from the hands' wrist poses and wrist-relative part poses. */
+/** Re-poses the hand parts' primitives from the hands' wrist poses and wrist-relative part poses. No allocation. */
 export function poseHands(index: SceneGeometryIndex, model: SimModel, hands: HandPartPoses): void {
-  model.handParts.forEach((part, i) => {
-    wrist.set(hands.wrists.subarray(part.hand * 7, part.hand * 7 + 7));
-    const o = i * 7;
-    const pose = composePose(
-      { position: [wrist[0], wrist[1], wrist[2]], rotation: [wrist[3], wrist[4], wrist[5], wrist[6]] },
-      { position: [hands.parts[o], hands.parts[o + 1], hands.parts[o + 2]], rotation: [hands.parts[o + 3], hands.parts[o + 4], hands.parts[o + 5], hands.parts[o + 6]] },
-    );
-    index.geometry.setPose(index.handParts[i], pose.position, pose.rotation);
-  });
+  const parts = model.handParts;
+  for (let i = 0; i < parts.length; i++) {
+    composeInto(hands.wrists, parts[i].hand * 7, hands.parts, i * 7, composed);
+    index.geometry.setPose(index.handParts[i], composed, composedRotation);
+  }
 }

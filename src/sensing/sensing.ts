@@ -63,7 +63,7 @@ export class Sensing {
     frame.hasDepth = false;
     const sensor = this.depth;
     if (sensor && sensor.due(tick, dt)) {
-      poseBodies(this.scene, this.model, frame.bodyPoses);
+      poseBodies(this.scene, frame.bodyPoses);
       if (hands && sensor.model.includeHands) poseHands(this.scene, this.model, hands);
       writeHeadPose(this.headPose);
       sensor.capture(tick, dt, this.headPose, this.scene.geometry);

@@ -1,0 +1,21 @@
+/**
+ * Pose composition without allocation: parent ∘ child, with poses as 7 numbers (position xyz, quaternion
+ * xyzw) at offsets in flat arrays. Used where poses are composed every depth frame (camera mounts, bodies'
+ * and hands' primitives).
+ */
+
+/** out[0..6] = parent[p..p+6] ∘ child[c..c+6]. `out` may not alias the inputs. */
+export function composeInto(parent: ArrayLike<number>, p: number, child: ArrayLike<number>, c: number, out: Float64Array): void {
+  const px = parent[p + 3], py = parent[p + 4], pz = parent[p + 5], pw = parent[p + 6];
+  const vx = child[c], vy = child[c + 1], vz = child[c + 2];
+  // Rotate the child's offset by the parent's rotation: v' = v + 2w(u × v) + 2u × (u × v).
+  const cx = py * vz - pz * vy, cy = pz * vx - px * vz, cz = px * vy - py * vx;
+  out[0] = parent[p] + vx + 2 * (pw * cx + py * cz - pz * cy);
+  out[1] = parent[p + 1] + vy + 2 * (pw * cy + pz * cx - px * cz);
+  out[2] = parent[p + 2] + vz + 2 * (pw * cz + px * cy - py * cx);
+  const qx = child[c + 3], qy = child[c + 4], qz = child[c + 5], qw = child[c + 6];
+  out[3] = pw * qx + px * qw + py * qz - pz * qy;
+  out[4] = pw * qy - px * qz + py * qw + pz * qx;
+  out[5] = pw * qz + px * qy - py * qx + pz * qw;
+  out[6] = pw * qw - px * qx - py * qy - pz * qz;
+}
