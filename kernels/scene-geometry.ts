@@ -44,6 +44,10 @@ export class SceneGeometry {
   /** Prism polygons: [x, z] pairs. */
   polygons: Float64Array;
   private polygonCount = 0;
+  /** Primitive indices of each kind, in order of addition (queries of one kind walk only these). */
+  readonly ofKind: [Int32Array, Int32Array, Int32Array] = [new Int32Array(16), new Int32Array(16), new Int32Array(16)];
+  /** How many entries of each `ofKind` list are used. */
+  readonly kindCount = new Int32Array(3);
 
   constructor(capacity = 64) {
     this.data = new Float64Array(capacity * STRIDE);
@@ -65,6 +69,14 @@ export class SceneGeometry {
     this.data[o + 2] = p.owner;
     this.data[o + 3] = 1;
     this.params.set(p.params.slice(0, 3), i * 3);
+    const n = this.kindCount[p.kind];
+    if (n === this.ofKind[p.kind].length) {
+      const grown = new Int32Array(n * 2);
+      grown.set(this.ofKind[p.kind]);
+      this.ofKind[p.kind] = grown;
+    }
+    this.ofKind[p.kind][n] = i;
+    this.kindCount[p.kind] = n + 1;
     if (p.polygon) {
       const needed = (this.polygonCount + p.polygon.length) * 2;
       if (needed > this.polygons.length) {

@@ -18,10 +18,13 @@ export function signedDistance(g: SceneGeometry, kind: number, x: number, y: num
   let best = range;
   owner[0] = -1;
   const b = g.bounds;
-  for (let i = 0; i < g.count; i++) {
+  const members = g.ofKind[kind];
+  const count = g.kindCount[kind];
+  for (let m = 0; m < count; m++) {
+    const i = members[m];
     const k = i * 6;
     if (x < b[k] - range || y < b[k + 1] - range || z < b[k + 2] - range || x > b[k + 3] + range || y > b[k + 4] + range || z > b[k + 5] + range) continue;
-    if (g.kind(i) !== kind || !g.enabled(i)) continue;
+    if (!g.enabled(i)) continue;
     toLocal(g, i, x, y, z, local);
     const d = localDistance(g, i, local[0], local[1], local[2], localNormal);
     if (d < best) {

@@ -30,3 +30,22 @@ describe('docs/examples/embed.mjs', () => {
     expect(child.stdout).toMatch(/diverges at tick 101 in bodies/);
   });
 });
+
+describe('docs/examples/sensing.mjs', () => {
+  it('discovers planes only after they are seen, hits the bench and loses the anchor with the crate', () => {
+    const child = spawnSync(process.execPath, [join(ROOT, 'docs/examples/sensing.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    const out = child.stdout;
+    const before = out.slice(0, out.indexOf('turning to the bench'));
+    expect(before).not.toMatch(/lab-bench/);
+    const bench = /(\d+\.\d+) s: plane \d+ added: lab-bench \(table, horizontal\)/.exec(out);
+    expect(Number(bench![1])).toBeGreaterThanOrEqual(3.5);
+    expect(out).toMatch(/hit test: lab-bench at [\d.]+ m, y = 0\.740/);
+    const crate = /(\d+\.\d+) s: plane \d+ added: crate \(table, horizontal\)/.exec(out);
+    expect(Number(crate![1])).toBeGreaterThanOrEqual(6.5);
+    expect(out).toMatch(/plane-removed[\s\S]*anchor-lost/);
+    expect(out).toMatch(/anchor tracked: false/);
+    expect(out).toMatch(/result: passed/);
+  });
+});

@@ -49,6 +49,11 @@ export class Anchors {
     return anchor;
   }
 
+  /** How many anchors were ever created. */
+  get count(): number {
+    return this.states.length;
+  }
+
   /** All anchors, tracked or not, in creation order. */
   all(): readonly Anchor[] {
     return this.states.map((s) => s.anchor);

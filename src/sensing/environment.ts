@@ -94,6 +94,7 @@ export class Environment {
 
   /** Applies the queued commands, recording each as an event in `frame`. Called by the session each tick. */
   apply(frame: Frame): void {
+    if (this.pending.length === 0) return;
     for (const command of this.pending) {
       if (command.kind === 'add') this.applyAdd(command.surface, frame);
       else if (command.kind === 'move') this.applyMove(command.index, command.pose, frame);

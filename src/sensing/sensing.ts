@@ -59,6 +59,8 @@ export class Sensing {
    * frame's bodies channel; `hands` the hand parts' poses (null without hands).
    */
   sense(tick: number, frame: Frame, writeHeadPose: (out: Float64Array) => void, hands: HandPartPoses | null): void {
+    // Sessions without senses, hit tests or anchors (most physics tasks) pay one branch.
+    if (!this.depth && !this.planes && this.pendingHits.length === 0 && this.anchors.count === 0) return;
     const { dt } = this.model.timing;
     frame.hasDepth = false;
     const sensor = this.depth;
