@@ -3,32 +3,10 @@
  * the full model. The numbers give the right order of magnitude and the right shape (how error grows with
  * distance, where holes appear); they are not a calibration of any one device.
  */
+import type { DepthNoiseModel } from '../../kernels/depth-noise.js';
 
-/** The parameters of the depth noise model (all distances in metres). */
-export interface DepthNoiseParams {
-  /** Nearest and farthest depth the sensor reports; outside it a pixel reads 0 (no reading). */
-  minRange: number;
-  maxRange: number;
-  /** Standard deviation of the Gaussian error at depth z: `sigma0 + sigma1·z + sigma2·z²`. */
-  sigma0: number;
-  sigma1: number;
-  sigma2: number;
-  /** Mean error (bias) at depth z: `bias1·z`. */
-  bias1: number;
-  /**
-   * Grazing-angle holes: where the cosine of the angle between the pixel's ray and the surface normal is
-   * below `grazingCosFull` a pixel is always a hole; between that and `grazingCosStart` the probability of a
-   * hole falls linearly to zero.
-   */
-  grazingCosFull: number;
-  grazingCosStart: number;
-  /** Probability that any valid pixel drops out anyway (specular spots, low return). */
-  dropout: number;
-  /** A pixel next to a depth step larger than this (4-neighbourhood) is an edge pixel, metres. */
-  edgeStep: number;
-  /** Probability that an edge pixel is a mixed ("flying") pixel: a blend of its depth and its neighbour's. */
-  mixedPixel: number;
-}
+/** The parameters of the depth noise model (documented on the kernel's {@link DepthNoiseModel}). */
+export type DepthNoiseParams = DepthNoiseModel;
 
 /** Preset names. */
 export const DEPTH_NOISE_PRESETS = ['ideal', 'headset', 'phone-tof'] as const;
