@@ -9,7 +9,7 @@ import { decodePng } from '../src/render/png.js';
 import { RecordedScene, renderOnCpu, viewCamera } from '../src/render/view.js';
 import { modelFromHeader } from '../src/stream/header.js';
 import { LABEL_COLOURS } from '../src/render/colours.js';
-import { StreamReader, type RenderedView } from '../src/index.js';
+import { decodeEvents, StreamReader, type RenderedView } from '../src/index.js';
 import { recordWithFrames } from './helpers/streams.js';
 import { tempDir, xrsim } from './helpers/cli.js';
 import { benchTask } from './helpers/user.js';
@@ -40,6 +40,28 @@ function cpuView(path: string, tick: number, camera: 'head' | 'depth' | 'overvie
 }
 
 const near = (a: readonly number[], b: readonly number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]) <= tolerance);
+
+describe('xrsim run with sensing', () => {
+  it('records depth frames and plane events with --depth and --planes, and inspect lists the depth channel', () => {
+    const out = join(tempDir(), 'seen.xrs');
+    const run = xrsim('run', '--task', 'physics/stack-settle', '--duration', '1', '--depth', 'phone-tof', '--planes', '--out', out, '--json');
+    expect(run.json.stream, run.stderr).toBe(out);
+    const inspect = xrsim('inspect', out, '--json');
+    expect(inspect.code).toBe(0);
+    expect(inspect.json.channels.map((c: { name: string }) => c.name)).toContain('depth');
+    const reader = StreamReader.open(out);
+    let images = 0;
+    let planes = 0;
+    for (const frame of reader.framesInOrder()) {
+      if (frame.depthImage) images++;
+      planes += decodeEvents(frame.events, frame.eventWords).filter((e) => e.name === 'plane-added').length;
+    }
+    reader.close();
+    expect(images).toBe(31);
+    expect(planes).toBeGreaterThan(0);
+    expect(xrsim('run', '--task', 'physics/stack-settle', '--depth', 'kinect').code).toBe(2);
+  });
+});
 
 describe('xrsim render on the CPU', () => {
   it('writes a PNG of the room from its corner, with flat colours per label, and its depth', () => {
