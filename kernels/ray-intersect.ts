@@ -5,6 +5,36 @@
  */
 import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
 
+const hitNormal = new Float64Array(3);
+
+/**
+ * The nearest hit of the world ray o + t·d (t > `tMin`) on the enabled primitives whose kind bit is in
+ * `kinds` (bit k for kind k): its t, or Infinity. With a unit d, t is the distance.
+ */
+export function castRay(
+  g: SceneGeometry,
+  kinds: number,
+  px: number, py: number, pz: number,
+  wx: number, wy: number, wz: number,
+  tMin: number,
+): number {
+  let best = Infinity;
+  for (let i = 0; i < g.count; i++) {
+    if (!g.enabled(i) || ((1 << g.kind(i)) & kinds) === 0) continue;
+    // Into the primitive's frame.
+    const rx = px - g.position[i * 3], ry = py - g.position[i * 3 + 1], rz = pz - g.position[i * 3 + 2];
+    const ox = g.rot(i, 0, 0) * rx + g.rot(i, 0, 1) * ry + g.rot(i, 0, 2) * rz;
+    const oy = g.rot(i, 1, 0) * rx + g.rot(i, 1, 1) * ry + g.rot(i, 1, 2) * rz;
+    const oz = g.rot(i, 2, 0) * rx + g.rot(i, 2, 1) * ry + g.rot(i, 2, 2) * rz;
+    const dx = g.rot(i, 0, 0) * wx + g.rot(i, 0, 1) * wy + g.rot(i, 0, 2) * wz;
+    const dy = g.rot(i, 1, 0) * wx + g.rot(i, 1, 1) * wy + g.rot(i, 1, 2) * wz;
+    const dz = g.rot(i, 2, 0) * wx + g.rot(i, 2, 1) * wy + g.rot(i, 2, 2) * wz;
+    const t = intersectLocal(g, i, ox, oy, oz, dx, dy, dz, tMin, hitNormal);
+    if (t < best) best = t;
+  }
+  return best;
+}
+
 /**
  * Intersects the ray o + t·d (primitive `i`'s local frame; d need not be unit length) with primitive `i`.
  * Returns the smallest t > `tMin`, or Infinity, and writes the local outward normal into `normal`.

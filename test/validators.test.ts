@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Frame } from '../src/frame/frame.js';
 import { frameLayoutFor } from '../src/frame/layout.js';
 import { buildModel, createValidator, EventType, loadScene, loadTask, type TaskSpec, type ValidatorSpec } from '../src/index.js';
+import { FrameState } from '../src/validate/frame-state.js';
 import { scoreMilestones } from '../src/validate/score.js';
 
 const sphere = { type: 'sphere' as const, radius: 0.05 };
@@ -31,7 +32,7 @@ const colliderOf = (id: string) =>
 
 /** Feeds frames built by `fill(frame, tick)` for ticks 0..last into a validator. */
 function runValidator(spec: ValidatorSpec, last: number, fill: (frame: Frame, tick: number) => void) {
-  const validator = createValidator(spec, model);
+  const validator = createValidator(spec, { model, dominantHand: 'right', state: new FrameState() });
   const frame = new Frame(frameLayoutFor(model));
   for (let tick = 0; tick <= last; tick++) {
     frame.eventWords = 0;

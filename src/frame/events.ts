@@ -55,6 +55,21 @@ export const EventType = {
   AnchorMoved: 16,
   /** An anchor is no longer tracked (its surface was removed). Payload: anchor id. */
   AnchorLost: 17,
+  /** App code threw. Payload: JSON `{ phase, message, stack }` (see `frame/json-record.ts`). */
+  AppError: 18,
+  /** The app emitted an event (`ctx.emit`). Payload: JSON `{ name, data }`. */
+  AppEvent: 19,
+  /** An actor step failed (a timed-out `until`, an unresolvable tag). Payload: JSON `{ step, reason }`. */
+  ActorFailure: 20,
+  /** The app tagged an object. Payload: tag index, then JSON `{ role, id }`. */
+  TagDeclared: 21,
+  /**
+   * Where the app's tagged objects are this tick. Payload: count n, then per tag: tag index, present
+   * (1 or 0), pose (7 × f32, world).
+   */
+  TagPoses: 22,
+  /** An input event the app received. Payload: kind (0 selectstart, 1 selectend, 2 squeezestart, 3 squeezeend), source (0 left, 1 right). */
+  InputEvent: 23,
 } as const;
 /** One of {@link EventType}'s values. */
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -78,6 +93,12 @@ export const EVENT_NAMES: Record<number, string> = {
   [EventType.AnchorCreated]: 'anchor-created',
   [EventType.AnchorMoved]: 'anchor-moved',
   [EventType.AnchorLost]: 'anchor-lost',
+  [EventType.AppError]: 'app-error',
+  [EventType.AppEvent]: 'app-event',
+  [EventType.ActorFailure]: 'actor-failure',
+  [EventType.TagDeclared]: 'tag-declared',
+  [EventType.TagPoses]: 'tag-poses',
+  [EventType.InputEvent]: 'input-event',
 };
 
 /** "No plane": the plane id of a depth hit, or of an anchor fixed in the world. */

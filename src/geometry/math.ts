@@ -41,6 +41,18 @@ export function quatFromEulerDeg(euler: Vec3 | undefined): Quat {
   return quatNormalize(quatMultiply(quatMultiply(qx, qy), qz));
 }
 
+/** The intrinsic X-then-Y-then-Z angles (degrees) of a rotation: the inverse of {@link quatFromEulerDeg}. */
+export function eulerDegFromQuat(q: Quat): Vec3 {
+  const [x, y, z, w] = q;
+  // R = Rx(a)·Ry(b)·Rz(c): m02 = sin b, m12 = −sin a cos b, m22 = cos a cos b, m01 = −cos b sin c, m00 = cos b cos c.
+  const m02 = 2 * (x * z + w * y);
+  const m12 = 2 * (y * z - w * x);
+  const m22 = 1 - 2 * (x * x + y * y);
+  const m01 = 2 * (x * y - w * z);
+  const m00 = 1 - 2 * (y * y + z * z);
+  return [Math.atan2(-m12, m22) / DEG, Math.asin(Math.max(-1, Math.min(1, m02))) / DEG, Math.atan2(-m01, m00) / DEG];
+}
+
 /** Rotation about +Y by `deg` degrees. */
 export function quatFromYawDeg(deg: number): Quat {
   return quatFromAxisAngle([0, 1, 0], deg * DEG);

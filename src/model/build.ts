@@ -13,6 +13,7 @@ import type { FixtureSpec } from '../task/types.js';
 import { createFkScratch, DIGIT_BASES, handLocalPoses, J } from '../../kernels/hand-fk.js';
 import { resolveUser } from '../user/config.js';
 import { resolveSensing } from '../sensing/options.js';
+import { checkPrograms, resolvePrograms } from '../app/programs.js';
 import { loadHandModel, type HandModel } from '../user/hand-model.js';
 import { resolvePose } from '../user/poses.js';
 import type { BodyModel, ColliderModel, HandPartModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
@@ -141,6 +142,9 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
   }
 
   const sensing = resolveSensing(taskSpec.sensing, options.sensing, task.file);
+  if (options.programs) checkPrograms(options.programs);
+  const programs = options.programs ?? resolvePrograms(taskSpec, task.file, options.app);
+  const hasPrograms = programs.actors !== undefined || programs.app !== undefined;
   // The spec's sensing joins the hash only when given, so models without it keep their hashes.
   const hashInputs = {
     kernelVersion: KERNEL_VERSION,
@@ -150,6 +154,8 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
     handModel: handModelSpec,
     user: options.user ?? null,
     ...(options.sensing ? { sensing: options.sensing } : {}),
+    // Programs by content, not by path: the same files hash the same wherever the checkout lives.
+    ...(hasPrograms ? { programs: { actors: programs.actors?.sha256 ?? null, app: programs.app ? [programs.app.name, programs.app.sha256] : null } } : {}),
   };
   const model: SimModel = {
     hash: contentHash(hashInputs),
@@ -174,6 +180,7 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
       handModel: handModelSpec,
       ...(options.user ? { user: options.user } : {}),
       ...(options.sensing ? { sensing: options.sensing } : {}),
+      ...(hasPrograms ? { programs } : {}),
     },
   };
   return deepFreeze(model);

@@ -10,6 +10,7 @@ import type { RandomizeSpec, TaskSpec, ValidatorSpec } from '../task/types.js';
 import type { UserModel, UserOptions } from '../user/config.js';
 import type { HandModelSpec } from '../user/hand-model.js';
 import type { SensingModel, SensingOptions } from '../sensing/options.js';
+import type { ProgramSources } from '../app/programs.js';
 
 /** Where an object was declared. Scene and task ids live in separate namespaces. */
 export type ObjectOrigin = 'scene' | 'task';
@@ -119,6 +120,8 @@ export interface SimModel {
     readonly handModel: HandModelSpec;
     readonly user?: UserOptions;
     readonly sensing?: SensingOptions;
+    /** The actor script and the app, with their content hashes (absent when the task has neither). */
+    readonly programs?: ProgramSources;
   };
 }
 
@@ -134,4 +137,8 @@ export interface ModelOptions {
   user?: UserOptions;
   /** Sensing options overriding the task's `sensing` section. */
   sensing?: SensingOptions;
+  /** The app to run: a name from the task's `apps` (default `reference` when it has apps) or a module path. */
+  app?: string;
+  /** Programs as recorded in a stream header (they must be unchanged); overrides `app`. */
+  programs?: ProgramSources;
 }

@@ -18,6 +18,22 @@ type Rapier = typeof RAPIER;
 
 let ready: Promise<Rapier> | undefined;
 
+/** Collision-group bits: hands, and the bodies an app adds. Everything else is in every group. */
+const GROUP_HANDS = 0x0002;
+const GROUP_APP = 0x0004;
+
+/** Options of {@link PhysicsWorld.addAppBody}. */
+export interface AppBodyPhysics {
+  mass: number;
+  friction: number;
+  restitution: number;
+  kinematic: boolean;
+  /** Whether the hands collide with it. */
+  handContact: boolean;
+  gravityScale: number;
+  velocity: Vec3;
+}
+
 /** Initialises Rapier's WASM once per thread. Every session awaits it; the cost is paid once. */
 export function initPhysics(): Promise<Rapier> {
   ready ??= RAPIER.init().then(() => RAPIER);
@@ -155,6 +171,8 @@ export class PhysicsWorld {
     if (c.density > 0) desc.setDensity(c.density);
     // Events come from dynamic bodies and sensors (a hand touching a prop reports through the prop).
     if (c.sensor || c.owner.kind === 'body') desc.setActiveEvents(rapier.ActiveEvents.COLLISION_EVENTS);
+    // Hands are in their own collision group, so an app's virtual bodies can let them pass through.
+    if (c.owner.kind === 'hand') desc.setCollisionGroups((GROUP_HANDS << 16) | 0xffff);
     const collider = this.world.createCollider(desc, body);
     this.colliderIndex.set(collider.handle, index);
     this.colliderHandles[index] = collider.handle;
@@ -264,10 +282,84 @@ export class PhysicsWorld {
       const collider = this.world.createCollider(desc, body);
       const index = this.nextRuntimeCollider++;
       this.colliderIndex.set(collider.handle, index);
+      this.runtimeStaticOf.set(collider.handle, this.staticHandles.length);
       return index;
     });
     this.staticHandles.push(body.handle);
     return { index: this.staticHandles.length - 1, colliders };
+  }
+
+  /** Static index of each collider added while running (by collider handle). */
+  private readonly runtimeStaticOf = new Map<number, number>();
+
+  /** Adds an app's body (a virtual object). Returns its Rapier body handle. */
+  addAppBody(shape: ShapeSpec, pose: Pose, o: AppBodyPhysics): number {
+    const rapier = this.rapier;
+    const desc = withPose(o.kinematic ? rapier.RigidBodyDesc.kinematicPositionBased() : rapier.RigidBodyDesc.dynamic(), pose)
+      .setLinvel(o.velocity[0], o.velocity[1], o.velocity[2])
+      .setGravityScale(o.gravityScale)
+      .setCcdEnabled(true);
+    const body = this.world.createRigidBody(desc);
+    const collider = colliderDesc(rapier, shape)
+      .setFriction(o.friction)
+      .setRestitution(o.restitution)
+      .setCollisionGroups((GROUP_APP << 16) | (o.handContact ? 0xffff : 0xffff & ~GROUP_HANDS));
+    if (!o.kinematic) collider.setMass(o.mass);
+    this.world.createCollider(collider, body);
+    return body.handle;
+  }
+
+  /** An app body's pose (position, rotation) and linear velocity. */
+  appBodyState(handle: number): { position: Vec3; rotation: [number, number, number, number]; velocity: Vec3 } {
+    const body = this.world.getRigidBody(handle);
+    const p = body.translation();
+    const q = body.rotation();
+    const v = body.linvel();
+    return { position: [p.x, p.y, p.z], rotation: [q.x, q.y, q.z, q.w], velocity: [v.x, v.y, v.z] };
+  }
+
+  /** Teleports a dynamic app body, or sets a kinematic one's next pose. */
+  setAppBodyPose(handle: number, pose: Pose): void {
+    const body = this.world.getRigidBody(handle);
+    const t = { x: pose.position[0], y: pose.position[1], z: pose.position[2] };
+    if (body.isKinematic()) {
+      body.setNextKinematicTranslation(t);
+      body.setNextKinematicRotation(quat(pose.rotation));
+    } else {
+      body.setTranslation(t, true);
+      body.setRotation(quat(pose.rotation), true);
+    }
+  }
+
+  /** Sets an app body's linear velocity. */
+  setAppBodyVelocity(handle: number, velocity: Vec3): void {
+    this.world.getRigidBody(handle).setLinvel({ x: velocity[0], y: velocity[1], z: velocity[2] }, true);
+  }
+
+  /** Removes an app body. */
+  removeAppBody(handle: number): void {
+    this.world.removeRigidBody(this.world.getRigidBody(handle));
+  }
+
+  /** Static indices of the surfaces an app body touches now (sorted). */
+  touchingStatics(handle: number): number[] {
+    const body = this.world.getRigidBody(handle);
+    const found = new Set<number>();
+    for (let i = 0; i < body.numColliders(); i++) {
+      const collider = body.collider(i);
+      this.world.contactPairsWith(collider, (other) => {
+        let touching = false;
+        this.world.contactPair(collider, other, (manifold) => {
+          if (manifold.numContacts() > 0) touching = true;
+        });
+        if (!touching) return;
+        const index = this.colliderIndex.get(other.handle);
+        if (index === undefined) return;
+        const staticIndex = index < this.model.colliders.length ? (this.model.colliders[index].owner.kind === 'static' ? this.model.colliders[index].owner.index : -1) : (this.runtimeStaticOf.get(other.handle) ?? -1);
+        if (staticIndex >= 0) found.add(staticIndex);
+      });
+    }
+    return [...found].sort((a, b) => a - b);
   }
 
   /** Moves a static object (teleports it; bodies resting on it are woken). */
@@ -287,6 +379,20 @@ export class PhysicsWorld {
   /** Wakes every dynamic body: a changed surface may have been holding any of them up. */
   private wakeAll(): void {
     for (let i = 0; i < this.bodyHandles.length; i++) this.raw.rbWakeUp(this.bodyHandles[i]);
+  }
+
+  /** Teleports a dynamic body to a pose at rest (an actor moving a prop). */
+  setBodyPose(bodyIndex: number, pose: Pose): void {
+    const body = this.body(bodyIndex);
+    body.setTranslation({ x: pose.position[0], y: pose.position[1], z: pose.position[2] }, true);
+    body.setRotation(quat(pose.rotation), true);
+    body.setLinvel({ x: 0, y: 0, z: 0 }, true);
+    body.setAngvel({ x: 0, y: 0, z: 0 }, true);
+  }
+
+  /** Sets a dynamic body's linear velocity (m/s, world frame), waking it. */
+  setBodyVelocity(bodyIndex: number, velocity: Vec3): void {
+    this.body(bodyIndex).setLinvel({ x: velocity[0], y: velocity[1], z: velocity[2] }, true);
   }
 
   /** Applies an impulse (N·s, world frame) to a dynamic body, waking it. */

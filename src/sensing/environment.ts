@@ -11,6 +11,7 @@ import { PrimitiveKind } from '../../kernels/scene-geometry.js';
 import { XrsimInputError } from '../errors.js';
 import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
+import { writeJsonRecord } from '../frame/json-record.js';
 import { composePose, partsOf, quatFromEulerDeg, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import { validateAgainstDefinition } from '../json/load.js';
@@ -33,6 +34,7 @@ type Command =
 /** A static object the environment knows: its id, its primitives, and its parts relative to its pose. */
 interface KnownSurface {
   id: string;
+  label: string;
   primitives: number[];
   parts: { pose: Pose }[];
   removed: boolean;
@@ -42,7 +44,6 @@ interface KnownSurface {
 export class Environment {
   private readonly surfaces: KnownSurface[];
   private readonly pending: Command[] = [];
-  private readonly encoder = new TextEncoder();
 
   constructor(
     private readonly model: SimModel,
@@ -52,6 +53,7 @@ export class Environment {
   ) {
     this.surfaces = model.statics.map((s, i) => ({
       id: s.origin === 'scene' ? s.id : `task:${s.id}`,
+      label: s.label,
       primitives: scene.statics[i],
       parts: s.colliders.map((c) => ({ pose: model.colliders[c].localPose })),
       removed: false,
@@ -87,6 +89,12 @@ export class Environment {
     this.pending.push({ kind: 'remove', index: this.indexOf(id) });
   }
 
+  /** Id and label of static index `index` (model statics first, then surfaces added while running). */
+  surfaceAt(index: number): { id: string; label: string } | null {
+    const s = this.surfaces[index];
+    return s ? { id: s.id, label: s.label } : null;
+  }
+
   /** Ids of the surfaces present now (after the commands applied so far). */
   surfaceIds(): string[] {
     return this.surfaces.filter((s) => !s.removed).map((s) => s.id);
@@ -112,15 +120,10 @@ export class Environment {
       const world = composePose(pose, part.pose);
       return this.scene.geometry.add({ ...primitiveOf(part.shape), kind: PrimitiveKind.Static, owner: index, position: world.position, rotation: world.rotation });
     });
-    this.surfaces.push({ id: surface.id, primitives, parts, removed: false });
+    this.surfaces.push({ id: surface.id, label: surface.label, primitives, parts, removed: false });
     this.scene.statics.push(primitives);
     this.planes?.addSurface(index, primitives, surface.label);
-    const json = this.encoder.encode(JSON.stringify(surface));
-    frame.beginRecord(EventType.SurfaceAdded);
-    frame.word(index);
-    frame.word(json.length);
-    for (let i = 0; i < json.length; i += 4) frame.word(json[i] | (json[i + 1] << 8) | (json[i + 2] << 16) | (json[i + 3] << 24));
-    frame.endRecord();
+    writeJsonRecord(frame, EventType.SurfaceAdded, [index], surface);
   }
 
   private applyMove(index: number, pose: Pose, frame: Frame): void {

@@ -3,6 +3,7 @@
  * `frame/events.ts`) into plain objects, for tools, tests, replays and the browser shim.
  */
 import { EventType, NO_PLANE, type DecodedEvent } from '../frame/events.js';
+import { readJsonPayload } from '../frame/json-record.js';
 import { SEMANTIC_LABELS, type SemanticLabel } from '../geometry/types.js';
 import type { SurfaceSpec } from '../scene/types.js';
 
@@ -64,11 +65,8 @@ export function decodeSensingEvent(event: DecodedEvent): SensingEvent | null {
     }
     case EventType.PlaneRemoved:
       return { kind: 'plane-removed', plane: p[0] };
-    case EventType.SurfaceAdded: {
-      const bytes = new Uint8Array(p[1]);
-      for (let i = 0; i < bytes.length; i++) bytes[i] = (p[2 + (i >> 2)] >>> ((i & 3) * 8)) & 0xff;
-      return { kind: 'surface-added', surface: p[0], spec: JSON.parse(new TextDecoder().decode(bytes)) as SurfaceSpec };
-    }
+    case EventType.SurfaceAdded:
+      return { kind: 'surface-added', surface: p[0], spec: readJsonPayload<SurfaceSpec>(p, 1) };
     case EventType.SurfaceMoved:
       return { kind: 'surface-moved', surface: p[0], pose: floats(1, 7) };
     case EventType.SurfaceRemoved:

@@ -42,16 +42,16 @@ export class Sensing {
 
   constructor(
     private readonly model: SimModel,
-    private readonly scene: SceneGeometryIndex,
+    readonly sceneIndex: SceneGeometryIndex,
     random: RandomStreams,
     physics: () => PhysicsWorld,
   ) {
     const { depth, planes } = model.sensing;
     this.depth = depth ? new DepthSensor(depth, random) : null;
     const room = model.sources.scene.room.size;
-    this.planes = planes ? new PlaneDetector(planes, scene.geometry, [0, room[1] / 2, 0]) : null;
-    if (this.planes) model.statics.forEach((s, i) => this.planes!.addSurface(i, scene.statics[i], s.label));
-    this.environment = new Environment(model, scene, physics, this.planes);
+    this.planes = planes ? new PlaneDetector(planes, sceneIndex.geometry, [0, room[1] / 2, 0]) : null;
+    if (this.planes) model.statics.forEach((s, i) => this.planes!.addSurface(i, sceneIndex.statics[i], s.label));
+    this.environment = new Environment(model, sceneIndex, physics, this.planes);
   }
 
   /**
@@ -65,10 +65,10 @@ export class Sensing {
     frame.hasDepth = false;
     const sensor = this.depth;
     if (sensor && sensor.due(tick, dt)) {
-      poseBodies(this.scene, frame.bodyPoses);
-      if (hands && sensor.model.includeHands) poseHands(this.scene, this.model, hands);
+      poseBodies(this.sceneIndex, frame.bodyPoses);
+      if (hands && sensor.model.includeHands) poseHands(this.sceneIndex, this.model, hands);
       writeHeadPose(this.headPose);
-      sensor.capture(tick, dt, this.headPose, this.scene.geometry);
+      sensor.capture(tick, dt, this.headPose, this.sceneIndex.geometry);
       if (sensor.model.record && frame.depthPixels) {
         frame.depthPixels.set(sensor.reading);
         frame.hasDepth = true;

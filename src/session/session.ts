@@ -2,8 +2,8 @@
  * A session: an immutable model, a mutable state, a seed, and the fixed pipeline that steps them.
  *
  * The pipeline of one tick, in this order, every tick, with a fixed dt:
- *   actors → user → physics → sensing → app host → frame (hash, validators, recorder)
- * This issue's kernel has the physics stage; the others plug in at the marked places.
+ *   actors → environment → user → physics → sensing → user channels → app host → frame (hash, validators,
+ *   recorder)
  */
 import { hashToHex } from '../../kernels/hash64.js';
 import { XrsimInputError } from '../errors.js';
@@ -23,6 +23,12 @@ import { normalizeSpec, type Handedness, type RecordOptions, type SessionSpec } 
 import { SimState } from './state.js';
 import type { Sensing } from '../sensing/sensing.js';
 import type { Environment } from '../sensing/environment.js';
+import { AppHost } from '../app/host.js';
+import { importActors, importApp } from '../app/programs.js';
+import type { AppModule } from '../app/types.js';
+import type { ActorContext } from '../actors/action.js';
+import { ActorRunner } from '../actors/runner.js';
+import type { ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../user/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
@@ -51,6 +57,11 @@ export class Session {
   readonly sensing: Sensing;
   /** Adding, moving and removing surfaces while the session runs. */
   readonly environment: Environment;
+  /** The app under test, when the session runs one. */
+  readonly app: AppHost | null;
+  /** The task's actor script, when it has one. */
+  readonly actors: ActorRunner | null;
+  private readonly actorContext: ActorContext;
   private readonly validators: Validator;
   private readonly recorder: StreamWriter | undefined;
   private onFrame: RunHooks['onFrame'];
@@ -63,12 +74,38 @@ export class Session {
     readonly seed: number,
     readonly dominantHand: Handedness,
     private readonly recordOptions: RecordOptions | undefined,
+    programs: { app: AppModule | null; actors: ActorScript | null },
   ) {
     this.state = new SimState(rapier, model, seed, dominantHand);
     this.user = userControls(this.state.user);
     this.sensing = this.state.sensing;
     this.environment = this.state.sensing.environment;
-    this.validators = createTaskValidators(model);
+    const state = this.state;
+    this.app = programs.app ? new AppHost(programs.app, model, () => state.physics, state.sensing, state.random.get('app')) : null;
+    this.actors = programs.actors ? new ActorRunner(programs.actors) : null;
+    const app = this.app;
+    this.actorContext = {
+      t: 0,
+      tick: 0,
+      model,
+      user: this.user,
+      simUser: state.user,
+      environment: this.environment,
+      sensing: this.sensing,
+      get physics() {
+        return state.physics;
+      },
+      tags: app?.tags ?? null,
+      appEventCount: (name) => app?.eventCount(name) ?? 0,
+      bodyPosition: (id) => {
+        const [origin, name] = id.startsWith('scene:') ? ['scene', id.slice(6)] : ['task', id.replace(/^task:/, '')];
+        const index = model.bodies.findIndex((b) => b.origin === origin && b.id === name);
+        if (index < 0) return null;
+        const p = state.frame.bodyPoses;
+        return [p[index * 7], p[index * 7 + 1], p[index * 7 + 2]];
+      },
+    };
+    this.validators = createTaskValidators(model, dominantHand);
     this.recorder = recordOptions
       ? new StreamWriter(
           recordOptions.path,
@@ -76,7 +113,7 @@ export class Session {
             seed,
             dominantHand,
             // Everything `verify` needs to rebuild this exact model from the embedded sources.
-            spec: { task: model.taskId, scene: model.sceneId, seed, dominantHand, substeps: model.timing.substeps, duration: model.timing.duration },
+            spec: { task: model.taskId, scene: model.sceneId, seed, dominantHand, substeps: model.timing.substeps, duration: model.timing.duration, ...(model.sources.programs?.app ? { app: model.sources.programs.app.name } : {}) },
             encoding: recordOptions.encoding,
             chunkFrames: recordOptions.chunkFrames,
             compressionLevel: recordOptions.compressionLevel,
@@ -88,13 +125,18 @@ export class Session {
     this.state.writeUserChannels(true);
     this.state.sense();
     this.state.frame.setTime(0, 0);
+    this.app?.setup(this.state.frame);
+    this.app?.run(this.state.frame, 0, 0);
     this.commitFrame();
   }
 
   /** Starts a session of an existing model (models are immutable and can be shared by many sessions). */
   static async create(model: SimModel, options: SessionOptions): Promise<Session> {
     const rapier = await initPhysics();
-    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record);
+    const programs = model.sources.programs;
+    const app = programs?.app ? await importApp(programs.app) : null;
+    const actors = programs?.actors ? await importActors(programs.actors) : null;
+    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors });
   }
 
   /** Current tick. */
@@ -125,15 +167,20 @@ export class Session {
     state.tick++;
     const t = state.tick * this.model.timing.dt;
     frame.eventWords = 0;
-    // actors: a later stage plugs in here. Environment commands given since the last tick apply now.
+    if (this.actors) {
+      this.actorContext.t = t;
+      this.actorContext.tick = state.tick;
+      this.actors.tick(this.actorContext, frame);
+    }
+    // Environment commands given since the last tick (by actors or by code) apply now.
     state.sensing.environment.apply(frame);
     state.updateUser(t);
     state.physics.step(frame);
     state.physics.readPoses(frame.bodyPoses);
     state.sense();
-    // app host: a later stage plugs in here.
     state.writeUserChannels();
     frame.setTime(state.tick, t);
+    this.app?.run(frame, state.tick, t);
     this.commitFrame();
     return frame;
   }
@@ -219,6 +266,6 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const handModel = spec.handModel === undefined ? undefined : loadHandModel(spec.handModel).spec;
   if (spec.user !== undefined) validateUserOptions(spec.user);
   if (spec.sensing !== undefined) validateSensingOptions(spec.sensing);
-  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing: spec.sensing });
+  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing: spec.sensing, app: spec.app });
   return Session.create(model, { seed: spec.seed, dominantHand: spec.dominantHand, record: spec.record });
 }

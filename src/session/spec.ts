@@ -44,12 +44,14 @@ export interface SessionSpec {
   user?: UserOptions;
   /** Sensing (depth camera, plane detection), overriding the task's `sensing` field by field. */
   sensing?: SensingOptions;
+  /** The app under test: a name from the task's `apps` (default `reference` when it lists apps) or a module path. */
+  app?: string;
   /** Record a frame stream. */
   record?: RecordOptions;
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'record']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'record']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -89,6 +91,7 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   if (spec.sensing !== undefined && (typeof spec.sensing !== 'object' || spec.sensing === null || Array.isArray(spec.sensing))) {
     fail('sensing', 'invalid sensing options', 'an object (see the task schema\'s sensing section)');
   }
+  if (spec.app !== undefined && (typeof spec.app !== 'string' || spec.app === '')) fail('app', 'invalid app', 'an app name from the task or a path to an app module');
   if (spec.record !== undefined) checkRecord(spec.record, fail);
   return { ...(spec as unknown as SessionSpec), dominantHand: hand as Handedness };
 }

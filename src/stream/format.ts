@@ -23,6 +23,7 @@ import type { SceneSpec } from '../scene/types.js';
 import type { TaskSpec } from '../task/types.js';
 import type { UserOptions } from '../user/config.js';
 import type { SensingOptions } from '../sensing/options.js';
+import type { ProgramSources } from '../app/programs.js';
 import type { HandModelSpec } from '../user/hand-model.js';
 
 /** First 8 bytes of every stream. */
@@ -69,7 +70,7 @@ export interface StreamHeader {
   /** The session as run: task and scene ids, seed, hand, and the model's substeps and duration. */
   spec: Record<string, unknown>;
   /** The validated scene, task, hand model and user options, so `verify` and `replay` need no files. */
-  sources: { scene: SceneSpec; task: TaskSpec; handModel: HandModelSpec; user?: UserOptions; sensing?: SensingOptions };
+  sources: { scene: SceneSpec; task: TaskSpec; handModel: HandModelSpec; user?: UserOptions; sensing?: SensingOptions; programs?: ProgramSources };
   timing: { dt: number; substeps: number; durationTicks: number };
   channels: ChannelDescriptor[];
   fixedBytes: number;

@@ -61,5 +61,6 @@ export function modelFromHeader(header: StreamHeader): SimModel {
     handModel: header.sources.handModel,
     user: header.sources.user,
     sensing: header.sources.sensing,
+    programs: header.sources.programs,
   });
 }

@@ -7,7 +7,9 @@ import { XrsimInputError, childPath } from '../errors.js';
 import { readJsonFile, validateAgainstDefinition, validateAgainstSchema } from '../json/load.js';
 import { SCENE_SCHEMA, TASK_SCHEMA, TASKS_DIR } from '../paths.js';
 import { checkGeometry, looksLikePath } from '../scene/load.js';
-import type { TaskSpec } from './types.js';
+import { DEFAULT_APP } from '../app/programs.js';
+import { subjectProblem } from '../validate/subjects.js';
+import type { ValidatorSpec, TaskSpec } from './types.js';
 
 /** A validated task and where it came from. */
 export interface LoadedTask {
@@ -131,9 +133,45 @@ export function validateTask(data: unknown, file: string): TaskSpec {
         expectKind(v.a, ['body'], `${path}.a`);
         expectKind(v.b, ['body', 'fixture'], `${path}.b`);
         break;
+      default:
+        for (const [field, ref] of subjectFields(v)) {
+          const problem = subjectProblem(ref, null);
+          if (problem) throw new XrsimInputError(problem, { file, jsonPath: `${path}.${field}`, expected: 'a task body id, scene:<prop>, tag:<role>, hand:<side>:<joint> or head' });
+          if (!/^(tag:|hand:|scene:|head$)/.test(ref)) expectKind(ref.replace(/^body:/, ''), ['body'], `${path}.${field}`);
+        }
     }
   });
+  checkApps(task, milestoneIds, file);
   return task;
+}
+
+/** The subject references of an XR formula, with their field paths. */
+function subjectFields(v: ValidatorSpec): [string, string][] {
+  const fields: [string, string][] = [];
+  const record = v as unknown as Record<string, unknown>;
+  for (const key of ['subject', 'leader', 'a', 'b', 'finger', 'target', 'reference']) {
+    if (typeof record[key] === 'string') fields.push([key, record[key] as string]);
+  }
+  for (const key of ['corners', 'nodes']) {
+    const list = record[key];
+    if (Array.isArray(list)) list.forEach((item, i) => typeof item === 'string' && fields.push([`${key}[${i}]`, item]));
+  }
+  return fields;
+}
+
+/** An app list needs a reference app, and expected failures must name milestones of the task. */
+function checkApps(task: TaskSpec, milestones: Set<string>, file: string): void {
+  if (!task.apps) return;
+  if (!task.apps[DEFAULT_APP]) {
+    throw new XrsimInputError(`the task lists apps but no "${DEFAULT_APP}" app`, { file, jsonPath: '$.apps', expected: `a "${DEFAULT_APP}" app that passes every milestone` });
+  }
+  for (const [name, app] of Object.entries(task.apps)) {
+    (app.expectFail ?? []).forEach((id, i) => {
+      if (!milestones.has(id)) {
+        throw new XrsimInputError(`unknown milestone "${id}"`, { file, jsonPath: `$.apps.${name}.expectFail[${i}]`, expected: `one of the task's milestones: ${[...milestones].join(', ')}` });
+      }
+    });
+  }
 }
 
 function plural(kind: 'fixture' | 'body' | 'sensor'): string {

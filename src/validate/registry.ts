@@ -10,9 +10,20 @@ import { finalDistanceValidator } from './final-distance.js';
 import { regionValidator } from './region.js';
 import { settleValidator } from './settle.js';
 import type { Milestone, Validator } from './types.js';
+import type { Handedness } from '../session/spec.js';
+import { FrameState } from './frame-state.js';
+import type { ValidatorContext } from './xr-context.js';
+import { displacementValidator, distanceAtValidator, followValidator, presenceValidator, rmsValidator, speedValidator } from './xr-motion.js';
+import { comfortValidator, overlapValidator, visibleValidator } from './xr-perception.js';
+import { eventCountValidator, eventOrderValidator, pressesValidator } from './xr-events.js';
+import { coverageValidator, reachabilityValidator } from './xr-space.js';
+
+/** Formulas over bodies and physics events only: they need no decoded frame state. */
+const PHYSICS_FORMULAS = new Set(['checkpoints', 'settle', 'drift', 'final-distance', 'contact', 'region']);
 
 /** Creates one validator for a spec. */
-export function createValidator(spec: ValidatorSpec, model: SimModel): Validator {
+export function createValidator(spec: ValidatorSpec, ctx: ValidatorContext): Validator {
+  const { model } = ctx;
   switch (spec.type) {
     case 'checkpoints':
       return checkpointsValidator(spec, model);
@@ -26,14 +37,49 @@ export function createValidator(spec: ValidatorSpec, model: SimModel): Validator
       return contactValidator(spec, model);
     case 'region':
       return regionValidator(spec, model);
+    case 'displacement':
+      return displacementValidator(spec, ctx);
+    case 'rms':
+      return rmsValidator(spec, ctx);
+    case 'follow':
+      return followValidator(spec, ctx);
+    case 'distance-at':
+      return distanceAtValidator(spec, ctx);
+    case 'speed':
+      return speedValidator(spec, ctx);
+    case 'presence':
+      return presenceValidator(spec, ctx);
+    case 'comfort':
+      return comfortValidator(spec, ctx);
+    case 'visible':
+      return visibleValidator(spec, ctx);
+    case 'overlap':
+      return overlapValidator(spec, ctx);
+    case 'presses':
+      return pressesValidator(spec, ctx);
+    case 'event-count':
+      return eventCountValidator(spec, ctx);
+    case 'event-order':
+      return eventOrderValidator(spec, ctx);
+    case 'coverage':
+      return coverageValidator(spec, ctx);
+    case 'reachability':
+      return reachabilityValidator(spec, ctx);
   }
 }
 
-/** All of a model's validators, as one. Milestones come out in the task's order. */
-export function createTaskValidators(model: SimModel): Validator {
-  const validators = model.validators.map((spec) => createValidator(spec, model));
+/**
+ * All of a model's validators, as one. Milestones come out in the task's order. The frame state (tags,
+ * app and input events) is decoded once per frame for all of them, and only when the task has an XR
+ * formula (physics tasks pay nothing for it).
+ */
+export function createTaskValidators(model: SimModel, dominantHand: Handedness = 'right'): Validator {
+  const ctx: ValidatorContext = { model, dominantHand, state: new FrameState() };
+  const validators = model.validators.map((spec) => createValidator(spec, ctx));
+  const decode = model.validators.some((spec) => !PHYSICS_FORMULAS.has(spec.type));
   return {
     observe(frame) {
+      if (decode) ctx.state.observe(frame);
       for (const v of validators) v.observe(frame);
     },
     finish(): Milestone[] {

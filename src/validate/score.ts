@@ -4,8 +4,8 @@
 import type { MilestoneSpec } from '../task/types.js';
 import type { Milestone } from './types.js';
 
-/** Whether the metric must stay at most or reach at least the threshold. */
-export type Comparison = 'atMost' | 'atLeast';
+/** Whether the metric must stay at most, reach at least, or equal the threshold. */
+export type Comparison = 'atMost' | 'atLeast' | 'exactly';
 
 /**
  * Scores `metric` against every milestone threshold of a validator.
@@ -22,12 +22,15 @@ export function scoreMilestones(
 ): Milestone[] {
   return specs.map((spec) => {
     const finite = Number.isFinite(metric);
-    const meets = finite && (comparison === 'atMost' ? metric <= spec.threshold : metric >= spec.threshold);
+    const meets = finite && (comparison === 'atMost' ? metric <= spec.threshold : comparison === 'atLeast' ? metric >= spec.threshold : metric === spec.threshold);
     const passed = meets && extraCondition;
     let score = 0;
     if (passed) score = 1;
     else if (finite) {
-      const ratio = comparison === 'atMost' ? (metric > 0 ? spec.threshold / metric : 0) : spec.threshold > 0 ? metric / spec.threshold : 0;
+      const ratio =
+        comparison === 'atMost' ? (metric > 0 ? spec.threshold / metric : 0)
+        : comparison === 'atLeast' ? (spec.threshold > 0 ? metric / spec.threshold : 0)
+        : 1 - Math.abs(metric - spec.threshold) / Math.max(1, Math.abs(spec.threshold));
       // A milestone that did not pass never earns full credit.
       score = Math.min(0.99, Math.max(0, ratio));
     }

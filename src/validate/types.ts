@@ -14,8 +14,8 @@ export interface Milestone {
   metric: number | null;
   /** The threshold the metric was held to. */
   threshold: number;
-  /** Whether the metric had to be at most (`atMost`) or at least (`atLeast`) the threshold. */
-  comparison: 'atMost' | 'atLeast';
+  /** Whether the metric had to be at most (`atMost`), at least (`atLeast`) or equal to (`exactly`) the threshold. */
+  comparison: 'atMost' | 'atLeast' | 'exactly';
   /** Evidence ticks: the frames that decided the metric. */
   ticks: number[];
   /** Which validator formula produced it. */

@@ -1,0 +1,107 @@
+/**
+ * The building block of actor scripts: an action starts at some tick, is updated every tick on the
+ * simulation clock, and ends done or failed. Scripts yield actions; `parallel` runs several at once.
+ */
+import type { Vec3 } from '../geometry/types.js';
+import type { SimModel } from '../model/types.js';
+import type { PhysicsWorld } from '../physics/world.js';
+import type { Sensing } from '../sensing/sensing.js';
+import type { Environment } from '../sensing/environment.js';
+import type { SimUser, UserControls } from '../user/user.js';
+import type { TagRegistry } from '../app/tags.js';
+
+/** What an action can read and drive. */
+export interface ActorContext {
+  /** Time (s) and tick of the tick being simulated. */
+  t: number;
+  tick: number;
+  readonly model: SimModel;
+  readonly user: UserControls;
+  readonly simUser: SimUser;
+  readonly environment: Environment;
+  readonly sensing: Sensing;
+  readonly physics: PhysicsWorld;
+  /** The app's published tags (as of the last app frame), or null without an app. */
+  readonly tags: TagRegistry | null;
+  /** How many times the app has emitted an event of this name so far. */
+  appEventCount(name: string): number;
+  /** A dynamic body's world position by id (`ball`, `scene:mug`), or null if unknown. */
+  bodyPosition(id: string): Vec3 | null;
+}
+
+/** An action's state after an update. */
+export type ActionStatus = 'running' | 'done' | { failed: string };
+
+/** One step of a script. */
+export interface Action {
+  /** What it does, for failure events (`hand(dominant).reach(tag start-button)`). */
+  readonly label: string;
+  start(ctx: ActorContext): void;
+  update(ctx: ActorContext): ActionStatus;
+}
+
+/** An action that does something once and is done. */
+export function instant(label: string, run: (ctx: ActorContext) => void): Action {
+  return { label, start: run, update: () => 'done' };
+}
+
+/** An action that starts something and lasts `seconds` (at least one tick). */
+export function timed(label: string, seconds: number, begin: (ctx: ActorContext) => void, each?: (ctx: ActorContext, elapsed: number) => ActionStatus | void): Action {
+  let startedAt = 0;
+  return {
+    label,
+    start(ctx) {
+      startedAt = ctx.t;
+      begin(ctx);
+    },
+    update(ctx) {
+      const elapsed = ctx.t - startedAt;
+      const status = each?.(ctx, elapsed);
+      if (status && status !== 'running') return status;
+      return elapsed + 1e-9 >= seconds ? 'done' : 'running';
+    },
+  };
+}
+
+/** Runs actions at once; done when all are, failed when one fails. */
+export function parallel(...actions: Action[]): Action {
+  const finished = new Set<Action>();
+  return {
+    label: `parallel(${actions.map((a) => a.label).join(', ')})`,
+    start(ctx) {
+      finished.clear();
+      for (const a of actions) a.start(ctx);
+    },
+    update(ctx) {
+      for (const a of actions) {
+        if (finished.has(a)) continue;
+        const status = a.update(ctx);
+        if (status === 'done') finished.add(a);
+        else if (status !== 'running') return { failed: `${a.label}: ${status.failed}` };
+      }
+      return finished.size === actions.length ? 'done' : 'running';
+    },
+  };
+}
+
+/** Runs actions one after another. */
+export function sequence(label: string, actions: Action[]): Action {
+  let index = 0;
+  return {
+    label,
+    start(ctx) {
+      index = 0;
+      if (actions.length > 0) actions[0].start(ctx);
+    },
+    update(ctx) {
+      while (index < actions.length) {
+        const status = actions[index].update(ctx);
+        if (status === 'running') return 'running';
+        if (status !== 'done') return { failed: `${actions[index].label}: ${status.failed}` };
+        index++;
+        if (index < actions.length) actions[index].start(ctx);
+      }
+      return 'done';
+    },
+  };
+}

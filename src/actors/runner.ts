@@ -1,0 +1,85 @@
+/**
+ * Runs an actor script on the simulation clock: first stage of every tick. The generator yields actions;
+ * each runs until done, then the script resumes in the same tick. A failed action (a timed-out `until`,
+ * an unresolvable tag) becomes an ActorFailure event and the script goes on with its next step; a script
+ * that throws becomes one too, and stops. Nothing here can crash the session.
+ */
+import { EventType } from '../frame/events.js';
+import type { Frame } from '../frame/frame.js';
+import { writeJsonRecord } from '../frame/json-record.js';
+import { parallel, type Action, type ActorContext } from './action.js';
+import { actorApi, type ActorScript } from './api.js';
+
+/** How many steps a script may finish within one tick before the rest wait for the next (a guard against scripts of only instant steps looping forever). */
+const MAX_STEPS_PER_TICK = 64;
+
+/** One session's actor script. */
+export class ActorRunner {
+  private readonly generator: Generator<Action | Action[], void, unknown>;
+  private current: Action | null = null;
+  private finished = false;
+  /** Failures so far, for tools and tests. */
+  readonly failures: { tick: number; step: string; reason: string }[] = [];
+
+  constructor(script: ActorScript) {
+    this.generator = script(actorApi());
+  }
+
+  /** True once the script has run out of steps. */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** Advances the script by one tick. */
+  tick(ctx: ActorContext, frame: Frame): void {
+    for (let steps = 0; steps < MAX_STEPS_PER_TICK && !this.finished; steps++) {
+      if (!this.current) {
+        const next = this.resume(ctx, frame);
+        if (!next) return;
+        this.current = next;
+        this.guard(ctx, frame, () => next.start(ctx));
+      }
+      const action = this.current;
+      if (!action) continue;
+      const status = this.guard(ctx, frame, () => action.update(ctx));
+      if (status === undefined) continue; // it threw: already recorded
+      if (status === 'running') return;
+      if (status !== 'done') this.fail(ctx, frame, action.label, status.failed);
+      this.current = null;
+    }
+  }
+
+  private resume(ctx: ActorContext, frame: Frame): Action | null {
+    try {
+      const step = this.generator.next();
+      if (step.done) {
+        this.finished = true;
+        return null;
+      }
+      const value = step.value;
+      if (Array.isArray(value)) return parallel(...value);
+      if (!value || typeof (value as Action).update !== 'function') throw new TypeError(`a script must yield actions, got ${JSON.stringify(value)}`);
+      return value;
+    } catch (err) {
+      this.finished = true;
+      this.fail(ctx, frame, 'script', err instanceof Error ? err.message : String(err));
+      return null;
+    }
+  }
+
+  /** Runs `fn`; an exception becomes a failure of the current step (and returns undefined). */
+  private guard<T>(ctx: ActorContext, frame: Frame, fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (err) {
+      this.fail(ctx, frame, this.current?.label ?? 'script', err instanceof Error ? err.message : String(err));
+      this.current = null;
+      return undefined;
+    }
+  }
+
+  private fail(ctx: ActorContext, frame: Frame, step: string, reason: string): void {
+    this.failures.push({ tick: ctx.tick, step, reason });
+    writeJsonRecord(frame, EventType.ActorFailure, [], { step, reason });
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The programs a session runs besides the kernel: the task's actor script and the app under test. Both are
+ * ES modules named by the task (`actors`, `apps`), resolved next to the task file, and content-hashed into
+ * the model, so a changed script or app changes the model hash and `verify` notices.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { XrsimInputError } from '../errors.js';
+import type { ActorScript } from '../actors/api.js';
+import type { TaskSpec } from '../task/types.js';
+import type { AppModule } from './types.js';
+
+/** A module: where it is and the SHA-256 of its source. */
+export interface ModuleRef {
+  path: string;
+  sha256: string;
+}
+
+/** The programs of a model (recorded in `model.sources.programs` and stream headers). */
+export interface ProgramSources {
+  actors?: ModuleRef;
+  app?: { name: string } & ModuleRef;
+}
+
+/** The app a session runs when none is named: the task's reference app, if it has apps. */
+export const DEFAULT_APP = 'reference';
+
+/**
+ * Resolves and hashes a task's programs. `app` is a name from the task's `apps` or a path to a module;
+ * `taskFile` is where the task was read from (relative module paths are relative to it; inline tasks
+ * resolve them against the working directory).
+ */
+export function resolvePrograms(task: TaskSpec, taskFile: string, app: string | undefined): ProgramSources {
+  const base = taskFile.startsWith('<') ? process.cwd() : dirname(taskFile);
+  const programs: ProgramSources = {};
+  if (task.actors) programs.actors = moduleRef(resolve(base, task.actors), taskFile, '$.actors');
+  const name = app ?? (task.apps ? DEFAULT_APP : undefined);
+  if (name !== undefined) {
+    const entry = task.apps?.[name];
+    if (entry) {
+      programs.app = { name, ...moduleRef(resolve(base, entry.module), taskFile, `$.apps.${name}.module`) };
+    } else if (/\.(mjs|js)$/.test(name)) {
+      programs.app = { name, ...moduleRef(isAbsolute(name) ? name : resolve(name), '<session spec>', '$.app') };
+    } else {
+      throw new XrsimInputError(`task "${task.id}" has no app "${name}"`, {
+        file: '<session spec>',
+        jsonPath: '$.app',
+        expected: task.apps ? `one of: ${Object.keys(task.apps).join(', ')}, or a path to an app module (.mjs)` : 'a path to an app module (.mjs): this task lists no apps',
+      });
+    }
+  }
+  return programs;
+}
+
+/** Checks that recorded programs are still what they were (for `verify` and `render`). */
+export function checkPrograms(programs: ProgramSources): void {
+  for (const [what, ref] of Object.entries(programs) as [string, ModuleRef][]) {
+    const now = moduleRef(ref.path, '<stream header>', `$.sources.programs.${what}`);
+    if (now.sha256 !== ref.sha256) {
+      throw new XrsimInputError(`the ${what} module ${ref.path} changed since the stream was recorded`, { file: '<stream header>', jsonPath: `$.sources.programs.${what}`, expected: `a module with SHA-256 ${ref.sha256.slice(0, 16)}…` });
+    }
+  }
+}
+
+function moduleRef(path: string, file: string, jsonPath: string): ModuleRef {
+  if (!existsSync(path)) throw new XrsimInputError(`module not found: ${path}`, { file, jsonPath, expected: 'a path to an ES module (.mjs), relative to the task file' });
+  return { path, sha256: createHash('sha256').update(readFileSync(path)).digest('hex') };
+}
+
+/** Imports an app module and checks its shape. */
+export async function importApp(ref: ModuleRef): Promise<AppModule> {
+  const module = (await import(pathToFileURL(ref.path).href)) as Record<string, unknown> & { default?: unknown };
+  const candidate = (typeof module.frame === 'function' ? module : module.default) as Partial<AppModule> | undefined;
+  if (!candidate || typeof candidate.frame !== 'function') {
+    throw new XrsimInputError(`${ref.path} is not an app: it must export frame(frame, ctx) (and optionally setup(ctx))`, { file: ref.path, expected: 'export function frame(frame, ctx) { ... }' });
+  }
+  return candidate as AppModule;
+}
+
+/** Imports an actor script (the module's default export, a generator function). */
+export async function importActors(ref: ModuleRef): Promise<ActorScript> {
+  const module = (await import(pathToFileURL(ref.path).href)) as { default?: unknown };
+  if (typeof module.default !== 'function') {
+    throw new XrsimInputError(`${ref.path} is not an actor script: its default export must be a generator function`, { file: ref.path, expected: 'export default function* (a) { yield a.wait(1); ... }' });
+  }
+  return module.default as ActorScript;
+}

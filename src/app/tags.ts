@@ -1,0 +1,93 @@
+/**
+ * Semantic tags: the app names its objects by role (`start-button`, `menu`, `ball`), so tests find
+ * equivalent objects in different implementations. Each tick, after the app's frame, every tag's pose is
+ * evaluated and recorded (TagPoses); a new role or a re-tagged one is declared first (TagDeclared).
+ * Actors resolve tags from the latest evaluation; validators read them from the frames.
+ */
+import { EventType } from '../frame/events.js';
+import type { Frame } from '../frame/frame.js';
+import { writeJsonRecord } from '../frame/json-record.js';
+import type { Quat, Vec3 } from '../geometry/types.js';
+
+/** What an app's `poseOf` may return. */
+export type TagPoseSource = () => Vec3 | { position: Vec3; rotation?: Quat } | null;
+
+interface TagEntry {
+  index: number;
+  role: string;
+  id: string;
+  poseOf: TagPoseSource;
+  declared: boolean;
+  position: Vec3 | null;
+  rotation: Quat | null;
+}
+
+/** The tags of one app. */
+export class TagRegistry {
+  private readonly byRole = new Map<string, TagEntry>();
+  private nextIndex = 0;
+
+  /** Declares (or re-declares) a role. */
+  tag(role: string, id: string, poseOf: TagPoseSource): void {
+    if (typeof role !== 'string' || role === '' || typeof poseOf !== 'function') throw new TypeError('ctx.tag(role, id, poseOf): role must be a non-empty string and poseOf a function');
+    this.byRole.set(role, { index: this.nextIndex++, role, id: String(id), poseOf, declared: false, position: null, rotation: null });
+  }
+
+  untag(role: string): void {
+    this.byRole.delete(role);
+  }
+
+  /** Where the tagged object was at the last evaluation, or null. */
+  pose(role: string): { position: Vec3; rotation: Quat | null; id: string } | null {
+    const entry = this.byRole.get(role);
+    return entry?.position ? { position: entry.position, rotation: entry.rotation, id: entry.id } : null;
+  }
+
+  /** Roles currently tagged. */
+  roles(): string[] {
+    return [...this.byRole.keys()];
+  }
+
+  /**
+   * Evaluates every tag and records declarations and poses in `frame`. `onError` receives a poseOf that
+   * threw (an app bug: recorded as an app error, the tag is absent this tick).
+   */
+  publish(frame: Frame, onError: (err: unknown, role: string) => void): void {
+    if (this.byRole.size === 0) return;
+    for (const entry of this.byRole.values()) {
+      if (!entry.declared) {
+        writeJsonRecord(frame, EventType.TagDeclared, [entry.index], { role: entry.role, id: entry.id });
+        entry.declared = true;
+      }
+      try {
+        const value = entry.poseOf();
+        if (value === null || value === undefined) {
+          entry.position = null;
+          entry.rotation = null;
+        } else if (Array.isArray(value)) {
+          entry.position = [Number(value[0]), Number(value[1]), Number(value[2])];
+          entry.rotation = null;
+        } else {
+          entry.position = [Number(value.position[0]), Number(value.position[1]), Number(value.position[2])];
+          entry.rotation = value.rotation ? [...value.rotation] : null;
+        }
+        if (entry.position!.some((v) => !Number.isFinite(v))) throw new TypeError(`tag "${entry.role}": poseOf returned a non-finite position`);
+      } catch (err) {
+        entry.position = null;
+        entry.rotation = null;
+        onError(err, entry.role);
+      }
+    }
+    frame.beginRecord(EventType.TagPoses);
+    frame.word(this.byRole.size);
+    for (const entry of this.byRole.values()) {
+      frame.word(entry.index);
+      frame.word(entry.position ? 1 : 0);
+      const p = entry.position ?? [0, 0, 0];
+      const q = entry.rotation ?? [0, 0, 0, 1];
+      for (const v of p) frame.float(v);
+      for (const v of q) frame.float(v);
+    }
+    frame.endRecord();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * What an app under test sees and can do. An app is a module exporting `setup(ctx)` and
+ * `frame(frame, ctx)` (named exports, or a default object with both). The frame mirrors WebXR's names
+ * and shapes; `ctx` is the app's handle on the simulated world.
+ *
+ * Module-level variables are shared by every session the module runs in within one process (a worker
+ * runs many sessions); keep per-session state in `ctx.state`.
+ */
+import type { Vec3 } from '../geometry/types.js';
+import type { Anchor } from '../sensing/anchors.js';
+import type { CpuDepthInformation } from '../sensing/depth-information.js';
+import type { HitTestEntity, HitTestResult } from '../sensing/hit-test.js';
+import type { DetectedPlane } from '../sensing/planes.js';
+import type { ShapeSpec } from '../geometry/types.js';
+
+/** A position or orientation as WebXR's DOMPointReadOnly. */
+export interface XrPoint {
+  x: number;
+  y: number;
+  z: number;
+  w: number;
+}
+
+/** WebXR's XRRigidTransform (without the matrix, which apps rarely need; see `matrixOf`). */
+export interface XrTransform {
+  position: XrPoint;
+  orientation: XrPoint;
+}
+
+/** A pose: `{ transform }`, as XRPose. */
+export interface XrPose {
+  transform: XrTransform;
+}
+
+/** One joint of an XRHand: its pose and radius (XRJointPose). */
+export interface XrJointPose extends XrPose {
+  radius: number;
+}
+
+/** A view of the viewer pose (XRView): the eye and its transform. */
+export interface XrView {
+  eye: 'left' | 'right';
+  transform: XrTransform;
+}
+
+/** XRViewerPose. */
+export interface XrViewerPose extends XrPose {
+  views: XrView[];
+}
+
+/** A gamepad button (GamepadButton). */
+export interface XrGamepadButton {
+  pressed: boolean;
+  touched: boolean;
+  value: number;
+}
+
+/** An input source (XRInputSource), its poses resolved for this frame. */
+export interface XrInputSource {
+  handedness: 'left' | 'right';
+  targetRayMode: 'tracked-pointer';
+  profiles: string[];
+  /** 25 WebXR joints by name (`index-finger-tip`, ...), or null for a controller. Null joints: untracked. */
+  hand: Map<string, XrJointPose> | null;
+  gamepad: { mapping: 'xr-standard'; buttons: XrGamepadButton[]; axes: number[] } | null;
+  /** Target-ray and grip poses (null when untracked). */
+  targetRayPose: XrPose | null;
+  gripPose: XrPose | null;
+}
+
+/** An input event delivered with the frame (XRInputSourceEvent, by type). */
+export interface XrInputEvent {
+  type: 'selectstart' | 'selectend' | 'select' | 'squeezestart' | 'squeezeend' | 'squeeze';
+  inputSource: XrInputSource;
+}
+
+/** What an app's `frame` receives each tick. */
+export interface XrFrameLike {
+  /** Simulated seconds and tick. */
+  time: number;
+  tick: number;
+  viewerPose: XrViewerPose;
+  /** Connected, tracked input sources: hands (when tracked) and controllers (when connected). */
+  inputSources: XrInputSource[];
+  /** Input events since the last frame, in order. */
+  events: XrInputEvent[];
+  /** Detected planes (WebXR `frame.detectedPlanes`); the same objects while they persist. */
+  detectedPlanes: Set<DetectedPlane>;
+  /** The latest depth frame, or null without a depth camera. */
+  getDepthInformation(): CpuDepthInformation | null;
+  /** Anchors still tracked. */
+  trackedAnchors: Set<Anchor>;
+}
+
+/** Options of {@link AppContext.addBody}. */
+export interface AppBodyOptions {
+  shape: ShapeSpec;
+  position: Vec3;
+  /** Quaternion [x, y, z, w] (default identity). */
+  rotation?: [number, number, number, number];
+  /** kg (default 0.1). */
+  mass?: number;
+  friction?: number;
+  restitution?: number;
+  /** Initial linear velocity, m/s. */
+  velocity?: Vec3;
+  /** Kinematic: moved only by the app (a menu, a held object), not by forces. */
+  kinematic?: boolean;
+  /** Whether the user's hands collide with it (default false: hands pass through virtual objects). */
+  handContact?: boolean;
+  /** Gravity scale (default 1). */
+  gravityScale?: number;
+}
+
+/** An app's own physics body. */
+export interface AppBody {
+  readonly id: string;
+  /** Current world position and rotation. */
+  position(): Vec3;
+  rotation(): [number, number, number, number];
+  linearVelocity(): Vec3;
+  /** Teleports it (dynamic) or sets its next pose (kinematic). */
+  setPose(position: Vec3, rotation?: [number, number, number, number]): void;
+  setVelocity(velocity: Vec3): void;
+  /** Ids and labels of the scene surfaces it touches now (`{ id, label }`). */
+  touching(): { id: string; label: string }[];
+  remove(): void;
+  readonly removed: boolean;
+}
+
+/** The app's handle on the session. */
+export interface AppContext {
+  /** Per-session state: put anything the app remembers here. */
+  readonly state: Record<string, unknown>;
+  readonly time: number;
+  readonly dt: number;
+  /** A seeded uniform number in [0, 1) (the session's `app` stream). Apps must not use Math.random. */
+  random(): number;
+  /** Adds a body to the physics world: a virtual object the app owns. */
+  addBody(id: string, options: AppBodyOptions): AppBody;
+  /**
+   * Publishes a tagged object: `role` is what tests look for (`start-button`), `id` this app's name for it,
+   * `poseOf` where it is now (a position, or null when it does not exist). Re-tagging a role replaces it.
+   */
+  tag(role: string, id: string, poseOf: () => Vec3 | { position: Vec3; rotation?: [number, number, number, number] } | null): void;
+  /** Removes a tag. */
+  untag(role: string): void;
+  /** Records an app event (`{ name, data }`) in the stream; validators can check order and timing. */
+  emit(name: string, data?: unknown): void;
+  /** A hit test against detected planes (and depth); results sorted by distance. */
+  requestHitTest(origin: Vec3, direction: Vec3, options?: { entityTypes?: HitTestEntity[] }): HitTestResult[];
+  /** Creates an anchor at a pose, on a plane if given. */
+  createAnchor(pose: { position: Vec3; rotation: [number, number, number, number] }, plane?: DetectedPlane): Anchor;
+}
+
+/** An app module. */
+export interface AppModule {
+  setup?(ctx: AppContext): void;
+  frame(frame: XrFrameLike, ctx: AppContext): void;
+}

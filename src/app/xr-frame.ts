@@ -1,0 +1,203 @@
+/**
+ * Builds the WebXR-shaped frame an app receives from what the headset reports this tick: the frame's
+ * channels (so tracking noise and untracked hands are what the app sees), the detected planes, the depth
+ * camera and the anchors. Input sources keep their identity while they persist, as in WebXR, and
+ * select/squeeze events come from pinches and controller buttons with the hysteresis real runtimes use.
+ */
+import { EventType } from '../frame/events.js';
+import { quatFromAxes } from '../geometry/math.js';
+import type { Frame } from '../frame/frame.js';
+import { HAND_CHANNEL_FLOATS, HAND_JOINT_FLOATS } from '../frame/layout.js';
+import { GESTURE_CRITERIA } from '../user/gestures.js';
+import { WEBXR_JOINTS } from '../user/joints.js';
+import { XR_STANDARD_BUTTONS } from '../user/controller.js';
+import type { Sensing } from '../sensing/sensing.js';
+import type { DetectedPlane } from '../sensing/planes.js';
+import type { Anchor } from '../sensing/anchors.js';
+import type { XrFrameLike, XrInputEvent, XrInputSource, XrPose, XrTransform } from './types.js';
+
+/** Controller buttons count as pressed above this value and released below the lower one. */
+const BUTTON_PRESS = 0.5;
+const BUTTON_RELEASE = 0.3;
+/** Codes of InputEvent records. */
+const INPUT_CODES = { selectstart: 0, selectend: 1, squeezestart: 2, squeezeend: 3 } as const;
+const OPENXR = { thumbTip: 5, indexTip: 10, indexProximal: 7, palm: 0 } as const;
+
+interface SourceState {
+  source: XrInputSource;
+  selecting: boolean;
+  squeezing: boolean;
+  present: boolean;
+}
+
+/** Turns frames into app frames for one session. */
+export class XrFrameBuilder {
+  private readonly hands: [SourceState, SourceState];
+  private readonly controllers: [SourceState, SourceState];
+  private readonly planes = new Set<DetectedPlane>();
+  private readonly anchors = new Set<Anchor>();
+
+  constructor(
+    private readonly sensing: Sensing,
+    private readonly ipd: number,
+  ) {
+    const source = (handedness: 'left' | 'right', hand: boolean): SourceState => ({
+      source: {
+        handedness,
+        targetRayMode: 'tracked-pointer',
+        profiles: hand ? ['generic-hand-select', 'generic-hand'] : ['generic-trigger-squeeze-thumbstick', 'generic-button'],
+        hand: hand ? new Map(WEBXR_JOINTS.map((name) => [name, { transform: transform(), radius: 0 }])) : null,
+        gamepad: hand ? null : { mapping: 'xr-standard', buttons: XR_STANDARD_BUTTONS.map(() => ({ pressed: false, touched: false, value: 0 })), axes: [0, 0, 0, 0] },
+        targetRayPose: { transform: transform() },
+        gripPose: { transform: transform() },
+      },
+      selecting: false,
+      squeezing: false,
+      present: false,
+    });
+    this.hands = [source('left', true), source('right', true)];
+    this.controllers = [source('left', false), source('right', false)];
+  }
+
+  /** The app frame for `frame`. Input events are also recorded into `frame` as InputEvent records. */
+  build(frame: Frame): XrFrameLike {
+    const head = frame.channel('head')!;
+    const events: XrInputEvent[] = [];
+    const inputSources: XrInputSource[] = [];
+    const emit = (type: XrInputEvent['type'], state: SourceState, side: number) => {
+      events.push({ type, inputSource: state.source });
+      if (type in INPUT_CODES) {
+        frame.beginRecord(EventType.InputEvent);
+        frame.word(INPUT_CODES[type as keyof typeof INPUT_CODES]);
+        frame.word(side);
+        frame.endRecord();
+      }
+    };
+    ['hand-left', 'hand-right'].forEach((name, side) => {
+      const channel = frame.channel(name);
+      const state = this.hands[side];
+      const tracked = channel !== undefined && channel[HAND_CHANNEL_FLOATS - 1] === 1;
+      if (tracked) this.updateHand(state.source, channel!, head);
+      // A pinch selects (three.js' thresholds); losing the hand mid-pinch ends the select without `select`.
+      const distance = tracked ? jointDistance(channel!, OPENXR.thumbTip, OPENXR.indexTip) : Infinity;
+      if (!state.selecting && distance <= GESTURE_CRITERIA.pinchStart) {
+        state.selecting = true;
+        emit('selectstart', state, side);
+      } else if (state.selecting && distance > GESTURE_CRITERIA.pinchEnd) {
+        state.selecting = false;
+        if (tracked) emit('select', state, side);
+        emit('selectend', state, side);
+      }
+      state.present = tracked;
+      if (tracked) inputSources.push(state.source);
+    });
+    ['controller-left', 'controller-right'].forEach((name, side) => {
+      const channel = frame.channel(name);
+      const state = this.controllers[side];
+      const connected = channel !== undefined && channel[0] === 1;
+      if (connected) this.updateController(state.source, channel!);
+      const trigger = connected ? channel![15] : 0;
+      const squeeze = connected ? channel![16] : 0;
+      for (const [kind, value] of [['select', trigger], ['squeeze', squeeze]] as const) {
+        const active = kind === 'select' ? state.selecting : state.squeezing;
+        const now = active ? value >= BUTTON_RELEASE : value >= BUTTON_PRESS;
+        if (now === active) continue;
+        if (kind === 'select') state.selecting = now;
+        else state.squeezing = now;
+        if (now) emit(`${kind}start`, state, side);
+        else {
+          if (connected) emit(kind, state, side);
+          emit(`${kind}end`, state, side);
+        }
+      }
+      if (connected) inputSources.push(state.source);
+    });
+    this.planes.clear();
+    for (const plane of this.sensing.detectedPlanes()) this.planes.add(plane);
+    this.anchors.clear();
+    for (const anchor of this.sensing.anchors.all()) if (anchor.tracked) this.anchors.add(anchor);
+    const sensing = this.sensing;
+    return {
+      time: frame.time,
+      tick: frame.tick,
+      viewerPose: viewerPose(head, this.ipd),
+      inputSources,
+      events,
+      detectedPlanes: this.planes,
+      getDepthInformation: () => sensing.depthInformation(),
+      trackedAnchors: this.anchors,
+    };
+  }
+
+  private updateHand(source: XrInputSource, channel: Float32Array, head: Float32Array): void {
+    WEBXR_JOINTS.forEach((name, k) => {
+      const joint = source.hand!.get(name)!;
+      // WebXR joint k is OpenXR joint k + 1 (the palm has none).
+      const o = (k + 1) * HAND_JOINT_FLOATS;
+      setTransform(joint.transform, channel, o);
+      joint.radius = channel[o + 7];
+    });
+    setTransform(source.gripPose!.transform, channel, OPENXR.palm * HAND_JOINT_FLOATS);
+    // The target ray starts at the index knuckle and points away from the shoulder, as on headsets.
+    const o = OPENXR.indexProximal * HAND_JOINT_FLOATS;
+    const origin = [channel[o], channel[o + 1], channel[o + 2]];
+    const shoulder = [head[0], head[1] - 0.3, head[2]];
+    lookRotation(source.targetRayPose!, origin, [origin[0] - shoulder[0], origin[1] - shoulder[1], origin[2] - shoulder[2]]);
+  }
+
+  private updateController(source: XrInputSource, channel: Float32Array): void {
+    setTransform(source.gripPose!.transform, channel, 1);
+    setTransform(source.targetRayPose!.transform, channel, 8);
+    source.gamepad!.buttons.forEach((button, b) => {
+      button.value = channel[15 + b];
+      button.pressed = button.value >= BUTTON_PRESS;
+      button.touched = button.value > 0;
+    });
+    for (let a = 0; a < 4; a++) source.gamepad!.axes[a] = channel[21 + a];
+  }
+}
+
+function transform(): XrTransform {
+  return { position: { x: 0, y: 0, z: 0, w: 1 }, orientation: { x: 0, y: 0, z: 0, w: 1 } };
+}
+
+function setTransform(t: XrTransform, c: ArrayLike<number>, o: number): void {
+  t.position.x = c[o];
+  t.position.y = c[o + 1];
+  t.position.z = c[o + 2];
+  t.orientation.x = c[o + 3];
+  t.orientation.y = c[o + 4];
+  t.orientation.z = c[o + 5];
+  t.orientation.w = c[o + 6];
+}
+
+function jointDistance(c: Float32Array, a: number, b: number): number {
+  const oa = a * HAND_JOINT_FLOATS;
+  const ob = b * HAND_JOINT_FLOATS;
+  return Math.hypot(c[oa] - c[ob], c[oa + 1] - c[ob + 1], c[oa + 2] - c[ob + 2]);
+}
+
+/** Sets a pose at `origin` whose −Z axis points along `forward`, its Y as close to world up as it can be. */
+function lookRotation(pose: XrPose, origin: number[], forward: number[]): void {
+  const t = pose.transform;
+  [t.position.x, t.position.y, t.position.z] = origin;
+  [t.orientation.x, t.orientation.y, t.orientation.z, t.orientation.w] = quatFromAxes([0, 1, 0], [-forward[0], -forward[1], -forward[2]], 'z');
+}
+
+/** The viewer pose: the head, and two views ±IPD/2 along its +X axis. */
+function viewerPose(head: Float32Array, ipd: number): XrFrameLike['viewerPose'] {
+  const [qx, qy, qz, qw] = [head[3], head[4], head[5], head[6]];
+  // The head's +X axis: the first column of its rotation.
+  const ax = 1 - 2 * (qy * qy + qz * qz), ay = 2 * (qx * qy + qw * qz), az = 2 * (qx * qz - qw * qy);
+  const view = (eye: 'left' | 'right', sign: number) => ({
+    eye,
+    transform: {
+      position: { x: head[0] + (sign * ipd * ax) / 2, y: head[1] + (sign * ipd * ay) / 2, z: head[2] + (sign * ipd * az) / 2, w: 1 },
+      orientation: { x: qx, y: qy, z: qz, w: qw },
+    },
+  });
+  return {
+    transform: { position: { x: head[0], y: head[1], z: head[2], w: 1 }, orientation: { x: qx, y: qy, z: qz, w: qw } },
+    views: [view('left', -1), view('right', 1)],
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * What validators of XR tasks read beyond bodies: the app's tagged objects (from TagDeclared/TagPoses
+ * records), its events (AppEvent, AppError), input events and actor failures, decoded once per frame for
+ * all of a session's validators. Works the same live and on a replayed stream.
+ */
+import { EventType } from '../frame/events.js';
+import type { FrameView } from '../frame/frame.js';
+import { readJsonPayload } from '../frame/json-record.js';
+import type { Quat, Vec3 } from '../geometry/types.js';
+
+/** A tag's state in the current frame. */
+export interface TagState {
+  present: boolean;
+  position: Vec3;
+  rotation: Quat;
+  /** Whether the app gave a rotation (a tag with only a position has the identity). */
+  id: string;
+}
+
+/** An event of the current frame that validators can count or order. */
+export interface NamedEvent {
+  /** `app:<name>` for app events, `input:<selectstart|...>:<left|right>`, `app-error`, `actor-failure`, or a kernel event name. */
+  name: string;
+  data?: unknown;
+}
+
+const INPUT_KINDS = ['selectstart', 'selectend', 'squeezestart', 'squeezeend'];
+
+/** Decoded per-frame state shared by a session's validators. */
+export class FrameState {
+  private readonly roles = new Map<number, { role: string; id: string }>();
+  readonly tags = new Map<string, TagState>();
+  /** This frame's events (cleared every frame). */
+  readonly events: NamedEvent[] = [];
+
+  /** Decodes `frame`'s records. Call once per frame before the validators observe it. */
+  observe(frame: FrameView): void {
+    this.events.length = 0;
+    for (const tag of this.tags.values()) tag.present = false;
+    const e = frame.events;
+    for (let i = 0; i < frame.eventWords; i += 1 + (e[i] & 0xffff)) {
+      const type = e[i] >>> 16;
+      const length = e[i] & 0xffff;
+      if (type < EventType.AppError) continue; // physics, tracking, sensing: not needed here
+      const payload = Array.from(e.subarray(i + 1, i + 1 + length));
+      switch (type) {
+        case EventType.TagDeclared: {
+          const { role, id } = readJsonPayload<{ role: string; id: string }>(payload, 1);
+          this.roles.set(payload[0], { role, id });
+          break;
+        }
+        case EventType.TagPoses:
+          this.readPoses(payload);
+          break;
+        case EventType.AppEvent: {
+          const { name, data } = readJsonPayload<{ name: string; data?: unknown }>(payload, 0);
+          this.events.push({ name: `app:${name}`, data });
+          break;
+        }
+        case EventType.AppError:
+          this.events.push({ name: 'app-error', data: readJsonPayload(payload, 0) });
+          break;
+        case EventType.ActorFailure:
+          this.events.push({ name: 'actor-failure', data: readJsonPayload(payload, 0) });
+          break;
+        case EventType.InputEvent:
+          this.events.push({ name: `input:${INPUT_KINDS[payload[0]]}:${payload[1] === 0 ? 'left' : 'right'}` });
+          break;
+      }
+    }
+  }
+
+  private readPoses(p: number[]): void {
+    const f = new Float32Array(new Uint32Array(p).buffer);
+    for (let k = 0, o = 1; k < p[0]; k++, o += 9) {
+      const declared = this.roles.get(p[o]);
+      if (!declared) continue;
+      let tag = this.tags.get(declared.role);
+      if (!tag) {
+        tag = { present: false, position: [0, 0, 0], rotation: [0, 0, 0, 1], id: declared.id };
+        this.tags.set(declared.role, tag);
+      }
+      tag.id = declared.id;
+      tag.present = p[o + 1] === 1;
+      tag.position = [f[o + 2], f[o + 3], f[o + 4]];
+      tag.rotation = [f[o + 5], f[o + 6], f[o + 7], f[o + 8]];
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What XR formulas share: the session's model and dominant hand, the decoded frame state (tags, app and
+ * input events), subject readers, moments, windows and task-frame axis masks.
+ */
+import type { FrameView } from '../frame/frame.js';
+import { rotateVec, quatConjugate } from '../geometry/math.js';
+import type { Vec3 } from '../geometry/types.js';
+import type { SimModel } from '../model/types.js';
+import type { Handedness } from '../session/spec.js';
+import type { AxesSpec, Moment, Window } from '../task/types.js';
+import { axisMask } from './context.js';
+import type { FrameState } from './frame-state.js';
+import { subjectReader, type SubjectReader } from './subjects.js';
+
+/** A session's validation context. */
+export interface ValidatorContext {
+  model: SimModel;
+  dominantHand: Handedness;
+  state: FrameState;
+}
+
+/** A reader for a subject. */
+export function subject(ctx: ValidatorContext, ref: string): SubjectReader {
+  return subjectReader(ref, { model: ctx.model, dominantHand: ctx.dominantHand, state: ctx.state });
+}
+
+/** An event name with `dominant`/`other` resolved to a side. */
+export function eventName(ctx: ValidatorContext, name: string): string {
+  const other = ctx.dominantHand === 'right' ? 'left' : 'right';
+  return name.replace(/:dominant$/, `:${ctx.dominantHand}`).replace(/:other$/, `:${other}`);
+}
+
+/** Whether this frame holds an event of that (resolved) name. */
+export function hasEvent(ctx: ValidatorContext, resolved: string): boolean {
+  return ctx.state.events.some((e) => e.name === resolved);
+}
+
+/** The data of this frame's first event of that name, or undefined. */
+export function eventData(ctx: ValidatorContext, resolved: string): unknown {
+  return ctx.state.events.find((e) => e.name === resolved)?.data;
+}
+
+/** Whether `time` is inside the window (no window: always). */
+export function inWindow(time: number, window: Window | undefined): boolean {
+  return !window || (time >= window[0] - 1e-9 && time <= window[1] + 1e-9);
+}
+
+/** Signals the frame where a moment happens: the first frame at or after a time, or with an event. */
+export function momentWatcher(ctx: ValidatorContext, at: Moment): (frame: FrameView) => boolean {
+  let fired = false;
+  const resolved = typeof at === 'string' ? eventName(ctx, at) : '';
+  return (frame) => {
+    if (fired) return false;
+    fired = typeof at === 'number' ? frame.time >= at - 1e-9 : hasEvent(ctx, resolved);
+    return fired;
+  };
+}
+
+/** Distance between two world points over the task-frame axes `axes`. */
+export function axesDistance(ctx: ValidatorContext, a: Vec3, b: Vec3, axes: AxesSpec | undefined): number {
+  const mask = axisMask(axes);
+  const d = rotateVec(quatConjugate(ctx.model.taskFrame.rotation), [a[0] - b[0], a[1] - b[1], a[2] - b[2]]);
+  return Math.hypot(d[0] * mask[0], d[1] * mask[1], d[2] * mask[2]);
+}
+
+/** A task-frame point in world coordinates. */
+export function taskPoint(ctx: ValidatorContext, p: Vec3): Vec3 {
+  const [fx, fy, fz] = ctx.model.taskFrame.position;
+  const r = rotateVec(ctx.model.taskFrame.rotation, p);
+  return [fx + r[0], fy + r[1], fz + r[2]];
+}
+
+/** A fixed task-frame point (as a reader that always finds it), or a subject reader. */
+export function pointOrSubject(ctx: ValidatorContext, ref: string | Vec3): SubjectReader {
+  if (typeof ref === 'string') return subject(ctx, ref);
+  const position = taskPoint(ctx, ref);
+  return () => ({ position, rotation: null });
+}

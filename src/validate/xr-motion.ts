@@ -1,0 +1,169 @@
+/**
+ * XR formulas on motion: sampled displacement, RMS error, follow error, distance at a moment, speed after
+ * a moment, and presence.
+ */
+import type { FrameView } from '../frame/frame.js';
+import type { Vec3 } from '../geometry/types.js';
+import type { DisplacementValidatorSpec, DistanceAtValidatorSpec, FollowValidatorSpec, PresenceValidatorSpec, RmsValidatorSpec, SpeedValidatorSpec } from '../task/types.js';
+import { scoreMilestones } from './score.js';
+import type { Validator } from './types.js';
+import { axesDistance, eventName, hasEvent, inWindow, momentWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
+
+const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+/** `displacement`: how far a subject moved between two sampled times. */
+export function displacementValidator(spec: DisplacementValidatorSpec, ctx: ValidatorContext): Validator {
+  const read = subject(ctx, spec.subject);
+  let start: Vec3 | null = null;
+  let end: Vec3 | null = null;
+  const ticks: number[] = [];
+  const atFrom = momentWatcher(ctx, spec.from);
+  const atTo = momentWatcher(ctx, spec.to);
+  return {
+    observe(frame) {
+      if (atFrom(frame)) {
+        start = read(frame)?.position ?? null;
+        ticks.push(frame.tick);
+      }
+      if (atTo(frame)) {
+        end = read(frame)?.position ?? null;
+        ticks.push(frame.tick);
+      }
+    },
+    finish() {
+      const metric = start && end ? axesDistance(ctx, start, end, spec.axes) : Infinity;
+      return scoreMilestones('displacement', spec.milestones, metric, spec.pass ?? 'atMost', ticks);
+    },
+  };
+}
+
+/** `rms`: RMS distance between a subject and a reference over a window. */
+export function rmsValidator(spec: RmsValidatorSpec, ctx: ValidatorContext): Validator {
+  const read = subject(ctx, spec.subject);
+  const reference = pointOrSubject(ctx, spec.reference);
+  let sum = 0;
+  let n = 0;
+  let worst = -1;
+  let worstTick = -1;
+  return {
+    observe(frame) {
+      if (!inWindow(frame.time, spec.window)) return;
+      const a = read(frame);
+      const b = reference(frame);
+      if (!a || !b) return;
+      const d = axesDistance(ctx, a.position, b.position, spec.axes);
+      sum += d * d;
+      n++;
+      if (d > worst) [worst, worstTick] = [d, frame.tick];
+    },
+    finish() {
+      return scoreMilestones('rms', spec.milestones, n > 0 ? Math.sqrt(sum / n) : Infinity, 'atMost', worstTick >= 0 ? [worstTick] : []);
+    },
+  };
+}
+
+/** `follow`: how far a subject strays from a leader while it should follow it. */
+export function followValidator(spec: FollowValidatorSpec, ctx: ValidatorContext): Validator {
+  const read = subject(ctx, spec.subject);
+  const lead = subject(ctx, spec.leader);
+  const [startEvent, endEvent] = spec.between ? spec.between.map((e) => eventName(ctx, e)) : ['', ''];
+  let active = !spec.between;
+  let offset: Vec3 | null = null;
+  let worst = 0;
+  let worstTick = -1;
+  let sum = 0;
+  let n = 0;
+  return {
+    observe(frame: FrameView) {
+      if (spec.between) {
+        if (hasEvent(ctx, startEvent)) {
+          active = true;
+          offset = null;
+        }
+        if (hasEvent(ctx, endEvent)) active = false;
+      }
+      if (!active || !inWindow(frame.time, spec.window)) return;
+      const a = read(frame);
+      const b = lead(frame);
+      if (!a || !b) return;
+      const rel: Vec3 = [a.position[0] - b.position[0], a.position[1] - b.position[1], a.position[2] - b.position[2]];
+      if (spec.offset === 'initial' && !offset) offset = rel;
+      const e = offset ? dist(rel, offset) : Math.hypot(rel[0], rel[1], rel[2]);
+      sum += e * e;
+      n++;
+      if (e > worst || worstTick < 0) [worst, worstTick] = [e, frame.tick];
+    },
+    finish() {
+      const metric = n === 0 ? Infinity : spec.measure === 'rms' ? Math.sqrt(sum / n) : worst;
+      return scoreMilestones('follow', spec.milestones, metric, 'atMost', worstTick >= 0 ? [worstTick] : []);
+    },
+  };
+}
+
+/** `distance-at`: distance between two subjects at a moment. */
+export function distanceAtValidator(spec: DistanceAtValidatorSpec, ctx: ValidatorContext): Validator {
+  const a = subject(ctx, spec.a);
+  const b = pointOrSubject(ctx, spec.b);
+  const moment = momentWatcher(ctx, spec.at);
+  let metric = Infinity;
+  let tick = -1;
+  return {
+    observe(frame) {
+      if (!moment(frame)) return;
+      tick = frame.tick;
+      const pa = a(frame);
+      const pb = b(frame);
+      if (pa && pb) metric = dist(pa.position, pb.position);
+    },
+    finish() {
+      return scoreMilestones('distance-at', spec.milestones, metric, spec.pass ?? 'atMost', tick >= 0 ? [tick] : []);
+    },
+  };
+}
+
+/** `speed`: a subject's speed over `afterSeconds` following a moment. */
+export function speedValidator(spec: SpeedValidatorSpec, ctx: ValidatorContext): Validator {
+  const read = subject(ctx, spec.subject);
+  const moment = momentWatcher(ctx, spec.at);
+  const after = spec.afterSeconds ?? 0.1;
+  let start: { p: Vec3; t: number; tick: number } | null = null;
+  let metric = Infinity;
+  let endTick = -1;
+  return {
+    observe(frame) {
+      if (moment(frame)) {
+        const p = read(frame);
+        if (p) start = { p: p.position, t: frame.time, tick: frame.tick };
+      }
+      if (start && endTick < 0 && frame.time >= start.t + after - 1e-9) {
+        const p = read(frame);
+        endTick = frame.tick;
+        if (p) metric = dist(p.position, start.p) / (frame.time - start.t);
+      }
+    },
+    finish() {
+      return scoreMilestones('speed', spec.milestones, metric, spec.pass ?? 'atLeast', start ? [start.tick, endTick] : []);
+    },
+  };
+}
+
+/** `presence`: the fraction of a window's frames in which a subject exists. */
+export function presenceValidator(spec: PresenceValidatorSpec, ctx: ValidatorContext): Validator {
+  const read = subject(ctx, spec.subject);
+  let present = 0;
+  let frames = 0;
+  let lastTick = -1;
+  return {
+    observe(frame) {
+      if (!inWindow(frame.time, spec.window)) return;
+      frames++;
+      if (read(frame)) {
+        present++;
+        lastTick = frame.tick;
+      }
+    },
+    finish() {
+      return scoreMilestones('presence', spec.milestones, frames > 0 ? present / frames : Infinity, spec.pass ?? 'atLeast', lastTick >= 0 ? [lastTick] : []);
+    },
+  };
+}
