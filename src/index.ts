@@ -120,6 +120,23 @@ export { encodePng, decodePng, type PngImage } from './render/png.js';
 /** Flat colours per semantic label. */
 export { LABEL_COLOURS, objectColour } from './render/colours.js';
 
+// Apps and actors
+/** What an app under test sees and uses: the WebXR-shaped frame, the context, app bodies. */
+export type { AppModule, AppContext, AppBody, AppBodyOptions, XrFrameLike, XrInputSource, XrInputEvent, XrPose, XrJointPose, XrTransform, XrPoint, XrViewerPose } from './app/types.js';
+/** Vector helpers for app authors. */
+export * as xr from './app/xr-math.js';
+/** The in-process app host and semantic tags. */
+export { AppHost, sanitizeStack } from './app/host.js';
+export { TagRegistry } from './app/tags.js';
+/** Resolving and loading a task's actor script and apps. */
+export { resolvePrograms, importApp, importActors, DEFAULT_APP, type ProgramSources, type ModuleRef } from './app/programs.js';
+/** Actor scripts: the API a script receives, targets, actions and the runner. */
+export { actorApi, type ActorApi, type ActorScript } from './actors/api.js';
+export { at, world, surface, tag, offset, type Target, type Resolved } from './actors/targets.js';
+export { parallel, sequence, instant, timed, type Action, type ActionStatus, type ActorContext } from './actors/action.js';
+export { ActorRunner } from './actors/runner.js';
+export type { ActorView } from './actors/time-verbs.js';
+
 // Streams
 /** Reads `.xrs` streams: random access by tick, columnar pose tracks, chunk checks. */
 export { StreamReader, type OpenOptions, type ChunkCheck, type IndexSource } from './stream/reader.js';

@@ -4,8 +4,8 @@
  * the model, so a changed script or app changes the model hash and `verify` notices.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { XrsimInputError } from '../errors.js';
 import type { ActorScript } from '../actors/api.js';
@@ -64,9 +64,19 @@ export function checkPrograms(programs: ProgramSources): void {
   }
 }
 
+/**
+ * A module and its content hash. The hash covers the module and every other .mjs/.js file in its folder
+ * (the helpers it may import), so editing a shared helper changes the hash too.
+ */
 function moduleRef(path: string, file: string, jsonPath: string): ModuleRef {
   if (!existsSync(path)) throw new XrsimInputError(`module not found: ${path}`, { file, jsonPath, expected: 'a path to an ES module (.mjs), relative to the task file' });
-  return { path, sha256: createHash('sha256').update(readFileSync(path)).digest('hex') };
+  const hash = createHash('sha256').update(readFileSync(path));
+  const folder = dirname(path);
+  for (const name of readdirSync(folder).filter((n) => /\.m?js$/.test(n)).sort()) {
+    const sibling = join(folder, name);
+    if (sibling !== path) hash.update(`\0${name}\0`).update(readFileSync(sibling));
+  }
+  return { path, sha256: hash.digest('hex') };
 }
 
 /** Imports an app module and checks its shape. */

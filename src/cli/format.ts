@@ -31,7 +31,7 @@ export function formatMilestones(milestones: readonly Milestone[]): string {
       m.passed ? 'pass' : 'FAIL',
       m.id,
       `metric ${formatNumber(m.metric)}`,
-      `${m.comparison === 'atLeast' ? '≥' : '≤'} ${formatNumber(m.threshold)}`,
+      `${m.comparison === 'atLeast' ? '≥' : m.comparison === 'exactly' ? '=' : '≤'} ${formatNumber(m.threshold)}`,
       m.ticks.length > 0 ? `ticks ${m.ticks.slice(0, 6).join(', ')}${m.ticks.length > 6 ? ', …' : ''}` : '',
     ]),
   );

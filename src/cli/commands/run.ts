@@ -12,9 +12,11 @@ import { formatMilestones } from '../format.js';
 export const runCommand: Command = {
   name: 'run',
   summary: 'run one session of a task and score its milestones',
-  help: `xrsim run --task ID|PATH [--scene ID|PATH] [--seed N] [--hand right|left] [--out FILE.xrs] [--json]
+  help: `xrsim run --task ID|PATH [--app NAME|PATH] [--scene ID|PATH] [--seed N] [--hand right|left] [--out FILE.xrs] [--json]
 
   --task ID|PATH        a task from the suite (see \`xrsim list tasks\`) or a task .json file
+  --app NAME|PATH       the app under test: one of the task's apps (default reference; see
+                        \`xrsim list tasks\`) or a path to an app module (.mjs)
   --scene ID|PATH       a scene from the library (see \`xrsim list scenes\`) or a scene .json file
                         (default: the task's own scene)
   --seed N              the session seed, a non-negative integer (default 1)
@@ -44,6 +46,7 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
     'hand-model': { type: 'string' },
     perturb: { type: 'boolean' },
     depth: { type: 'string' },
+    app: { type: 'string' },
     planes: { type: 'boolean' },
   },
   async run({ values, json }) {
@@ -58,6 +61,7 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
       spec.substeps = parseNumberArg('substeps', v.substeps, true);
       spec.duration = parseNumberArg('duration', v.duration, false);
       if (v['hand-model'] !== undefined) spec.handModel = v['hand-model'];
+      if (v.app !== undefined) spec.app = v.app;
       if (values.perturb === true) spec.user = { perturbation: true };
       if (v.depth !== undefined || values.planes === true) {
         spec.sensing = {

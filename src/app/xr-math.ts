@@ -1,0 +1,65 @@
+/**
+ * Small vector helpers for app authors (exported as `xr` from 'xrsim'): the suite's apps use them, and a
+ * three.js app would use three's math instead. Vectors are `[x, y, z]` arrays; WebXR points `{ x, y, z }`
+ * convert with `vec`.
+ */
+import { quatFromAxes } from '../geometry/math.js';
+import type { Quat, Vec3 } from '../geometry/types.js';
+import type { XrInputSource, XrPoint, XrTransform } from './types.js';
+
+/** `[x, y, z]` of a WebXR point. */
+export const vec = (p: XrPoint | { x: number; y: number; z: number }): Vec3 => [p.x, p.y, p.z];
+export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const scale = (a: Vec3, k: number): Vec3 => [a[0] * k, a[1] * k, a[2] * k];
+export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+export const length = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
+export const distance = (a: Vec3, b: Vec3): number => length(sub(a, b));
+export const normalize = (a: Vec3): Vec3 => scale(a, 1 / (length(a) || 1));
+export const lerp = (a: Vec3, b: Vec3, t: number): Vec3 => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
+
+/** An axis of a transform's orientation: `x`, `y` or `z` (−z is forward in WebXR). */
+export function axis(t: XrTransform, which: 'x' | 'y' | 'z'): Vec3 {
+  const { x, y, z, w } = t.orientation;
+  if (which === 'x') return [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)];
+  if (which === 'y') return [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)];
+  return [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)];
+}
+
+/** Where a transform looks (its −Z axis). */
+export const forward = (t: XrTransform): Vec3 => scale(axis(t, 'z'), -1);
+
+/** The forward direction projected onto the floor (unit length). */
+export function flatForward(t: XrTransform): Vec3 {
+  const f = forward(t);
+  return normalize([f[0], 0, f[2]]);
+}
+
+/** A rotation whose +Z axis points along `front` and whose +Y is as close to world up as possible. */
+export function facing(front: Vec3): Quat {
+  return quatFromAxes([0, 1, 0], front, 'z');
+}
+
+/** A rotation whose +Y axis is `up` and whose +Z is as close to `front` as possible. */
+export function uprightFacing(up: Vec3, front: Vec3): Quat {
+  return quatFromAxes(up, front, 'y');
+}
+
+/** A hand joint's position (`index-finger-tip`), or null when the source has no tracked hand. */
+export function joint(source: XrInputSource, name: string): Vec3 | null {
+  const pose = source.hand?.get(name);
+  return pose ? vec(pose.transform.position) : null;
+}
+
+/** The midpoint of thumb and index tips: where a pinch happens. */
+export function pinchPoint(source: XrInputSource): Vec3 | null {
+  const a = joint(source, 'thumb-tip');
+  const b = joint(source, 'index-finger-tip');
+  return a && b ? lerp(a, b, 0.5) : null;
+}
+
+/** The input source of one hand (`left`/`right`) that is a tracked hand, or undefined. */
+export function handSource(sources: readonly XrInputSource[], handedness: 'left' | 'right'): XrInputSource | undefined {
+  return sources.find((s) => s.handedness === handedness && s.hand);
+}

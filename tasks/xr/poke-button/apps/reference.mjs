@@ -1,0 +1,3 @@
+// Presses by continuous penetration with hysteresis, within reach.
+import { buttonApp } from './button.mjs';
+export const { setup, frame } = buttonApp();
