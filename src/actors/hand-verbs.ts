@@ -9,6 +9,8 @@ import type { SideRef } from '../user/user.js';
 import { sequence, timed, type Action, type ActorContext } from './action.js';
 import { asTarget, type Resolved, type Target } from './targets.js';
 
+/** Length of a throwing swing (metres). */
+const SWING = 0.22;
 /** A re-resolved target that moved more than this is chased (metres). */
 const RETARGET = 0.005;
 /** A reach is done when the hand point is this close to the target after its duration (metres)... */
@@ -124,8 +126,10 @@ export function handVerbs(ref: SideRef): HandVerbs {
       return sequence(`${name}.trace(${path.length} points)`, steps);
     },
     throw(velocity) {
-      // A minimum-jerk swing of length d over T peaks at 1.875·d/T, at T/2: release there.
-      const T = 0.3;
+      // A minimum-jerk swing of length d over T peaks at 1.875·d/T, at T/2: release there. The swing is
+      // SWING metres long (within any arm's reach), so faster throws are quicker swings.
+      const speed = Math.hypot(velocity[0], velocity[1], velocity[2]);
+      const T = Math.min(0.4, Math.max(0.05, (1.875 * SWING) / Math.max(speed, 1e-6)));
       let releaseAt = 0;
       let released = false;
       return timed(

@@ -32,7 +32,7 @@ export class AppHost {
 
   constructor(
     private readonly app: AppModule,
-    private readonly model: SimModel,
+    model: SimModel,
     private readonly physics: () => PhysicsWorld,
     private readonly sensing: Sensing,
     random: RandomStream,

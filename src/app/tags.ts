@@ -71,7 +71,7 @@ export class TagRegistry {
           entry.position = [Number(value.position[0]), Number(value.position[1]), Number(value.position[2])];
           entry.rotation = value.rotation ? [...value.rotation] : null;
         }
-        if (entry.position!.some((v) => !Number.isFinite(v))) throw new TypeError(`tag "${entry.role}": poseOf returned a non-finite position`);
+        if (entry.position && entry.position.some((v) => !Number.isFinite(v))) throw new TypeError(`tag "${entry.role}": poseOf returned a non-finite position`);
       } catch (err) {
         entry.position = null;
         entry.rotation = null;

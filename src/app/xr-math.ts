@@ -5,6 +5,7 @@
  */
 import { quatFromAxes } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
+import type { CpuDepthInformation } from '../sensing/depth-information.js';
 import type { XrInputSource, XrPoint, XrTransform } from './types.js';
 
 /** `[x, y, z]` of a WebXR point. */
@@ -44,6 +45,35 @@ export function facing(front: Vec3): Quat {
 /** A rotation whose +Y axis is `up` and whose +Z is as close to `front` as possible. */
 export function uprightFacing(up: Vec3, front: Vec3): Quat {
   return quatFromAxes(up, front, 'y');
+}
+
+/**
+ * What the depth camera measured along the line of sight to a world point: the z-depth of the surface it
+ * sees there and the z-depth of the point itself (both metres from the camera plane), or null when the
+ * point is outside the image, behind the camera, or the pixel has no reading.
+ */
+export function depthAt(info: CpuDepthInformation, point: Vec3): { surface: number; point: number } | null {
+  const t = info.transform;
+  const q = t.orientation;
+  const d = sub(point, [t.position.x, t.position.y, t.position.z]);
+  // Into the camera frame: rotate by the conjugate of its orientation.
+  const local = rotateBy([-q.x, -q.y, -q.z, q.w], d);
+  if (local[2] >= -1e-6) return null;
+  const m = info.projectionMatrix;
+  const ndcX = (m[0] * local[0] + m[8] * local[2]) / -local[2];
+  const ndcY = (m[5] * local[1] + m[9] * local[2]) / -local[2];
+  const x = (ndcX + 1) / 2;
+  const y = (1 - ndcY) / 2;
+  if (x < 0 || x > 1 || y < 0 || y > 1) return null;
+  const surface = info.getDepthInMeters(x, y);
+  return surface > 0 ? { surface, point: -local[2] } : null;
+}
+
+function rotateBy(q: readonly number[], v: Vec3): Vec3 {
+  const [x, y, z, w] = q;
+  const c = cross([x, y, z], v);
+  const cc = cross([x, y, z], c);
+  return [v[0] + 2 * (w * c[0] + cc[0]), v[1] + 2 * (w * c[1] + cc[1]), v[2] + 2 * (w * c[2] + cc[2])];
 }
 
 /** A hand joint's position (`index-finger-tip`), or null when the source has no tracked hand. */

@@ -38,6 +38,17 @@ export function rigidTransform(position: readonly number[], q: readonly number[]
   };
 }
 
+/** The camera a depth frame was taken with: its world pose and pinhole intrinsics (pixels). */
+export interface DepthViewGeometry {
+  pose: ArrayLike<number>;
+  fx: number;
+  fy: number;
+  cx: number;
+  cy: number;
+  near: number;
+  far: number;
+}
+
 /** Data formats, as WebXR names them. */
 export type DepthDataFormat = 'unsigned-short' | 'float32';
 
@@ -48,6 +59,9 @@ export class CpuDepthInformation {
   readonly rawValueToMeters: number;
   /** u16 millimetres or f32 metres, per `format`. */
   readonly data: ArrayBuffer;
+  /** XRViewGeometry: where the depth camera was (world) and its projection (column-major, WebGL clip space). */
+  readonly transform: RigidTransformLike;
+  readonly projectionMatrix: Float32Array;
   private readonly values: Uint16Array | Float32Array;
 
   /**
@@ -60,6 +74,7 @@ export class CpuDepthInformation {
     height: number,
     readonly format: DepthDataFormat = 'unsigned-short',
     readonly normDepthBufferFromNormView: RigidTransformLike = IDENTITY_TRANSFORM,
+    view?: DepthViewGeometry,
   ) {
     if (reading.length !== width * height) throw new RangeError(`a ${width}×${height} depth image needs ${width * height} values, got ${reading.length}`);
     this.width = width;
@@ -74,6 +89,13 @@ export class CpuDepthInformation {
       this.rawValueToMeters = 0.001;
     }
     this.data = this.values.buffer as ArrayBuffer;
+    const v = view ?? { pose: [0, 0, 0, 0, 0, 0, 1], fx: width / 2, fy: width / 2, cx: width / 2, cy: height / 2, near: 0.01, far: 100 };
+    const p = v.pose;
+    this.transform = rigidTransform([p[0], p[1], p[2]], [p[3], p[4], p[5], p[6]]);
+    const a = (v.far + v.near) / (v.near - v.far);
+    const b = (2 * v.far * v.near) / (v.near - v.far);
+    // Pixel centres at (col + 0.5, row + 0.5); x_ndc = 2·fx·x/(w·(−z)) + (1 − 2·cx/w), rows from the top.
+    this.projectionMatrix = new Float32Array([(2 * v.fx) / width, 0, 0, 0, 0, (2 * v.fy) / height, 0, 0, 1 - (2 * v.cx) / width, (2 * v.cy) / height - 1, a, -1, 0, 0, b, 0]);
   }
 
   /** Depth in metres at normalized view coordinates (x right, y down, both in [0, 1]); 0 = no reading. */

@@ -95,7 +95,8 @@ export class Sensing {
     const sensor = this.depth;
     if (!sensor || sensor.frameIndex < 0) return null;
     const chosen = format ?? (sensor.model.format === 'float32' ? 'float32' : 'unsigned-short');
-    return new CpuDepthInformation(sensor.reading, sensor.model.width, sensor.model.height, chosen, normDepthBufferFromNormView);
+    const { fx, fy, cx, cy, near, far } = sensor.camera;
+    return new CpuDepthInformation(sensor.reading, sensor.model.width, sensor.model.height, chosen, normDepthBufferFromNormView, { pose: sensor.pose, fx, fy, cx, cy, near, far });
   }
 
   /**

@@ -115,10 +115,19 @@ export type PassRule = 'atMost' | 'atLeast' | 'exactly';
 export interface DisplacementValidatorSpec extends ValidatorBase {
   type: 'displacement';
   subject: string;
-  from: number;
-  to: number;
+  from: Moment;
+  to: Moment;
   axes?: AxesSpec;
+  /** A task-frame direction: the metric is then the signed displacement along it. */
+  along?: Vec3;
   pass?: PassRule;
+}
+/** How deep a sphere around a subject sinks into the scene's surfaces (as they are then). Metric: metres. */
+export interface PenetrationValidatorSpec extends ValidatorBase {
+  type: 'penetration';
+  subject: string;
+  radius: number;
+  window?: Window;
 }
 /** RMS distance between a subject and a reference subject or task-frame point over a window. Metric: metres. */
 export interface RmsValidatorSpec extends ValidatorBase {
@@ -263,7 +272,8 @@ export type ValidatorSpec =
   | OverlapValidatorSpec
   | ReachabilityValidatorSpec
   | PresenceValidatorSpec
-  | SpeedValidatorSpec;
+  | SpeedValidatorSpec
+  | PenetrationValidatorSpec;
 
 /** An app a task can run: its module and, for an adversarial app, the milestones it is expected to fail. */
 export interface AppEntrySpec {

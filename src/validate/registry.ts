@@ -17,6 +17,7 @@ import { displacementValidator, distanceAtValidator, followValidator, presenceVa
 import { comfortValidator, overlapValidator, visibleValidator } from './xr-perception.js';
 import { eventCountValidator, eventOrderValidator, pressesValidator } from './xr-events.js';
 import { coverageValidator, reachabilityValidator } from './xr-space.js';
+import { penetrationValidator } from './xr-penetration.js';
 
 /** Formulas over bodies and physics events only: they need no decoded frame state. */
 const PHYSICS_FORMULAS = new Set(['checkpoints', 'settle', 'drift', 'final-distance', 'contact', 'region']);
@@ -65,6 +66,8 @@ export function createValidator(spec: ValidatorSpec, ctx: ValidatorContext): Val
       return coverageValidator(spec, ctx);
     case 'reachability':
       return reachabilityValidator(spec, ctx);
+    case 'penetration':
+      return penetrationValidator(spec, ctx);
   }
 }
 

@@ -3,6 +3,7 @@
  * a moment, and presence.
  */
 import type { FrameView } from '../frame/frame.js';
+import { rotateVec } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { DisplacementValidatorSpec, DistanceAtValidatorSpec, FollowValidatorSpec, PresenceValidatorSpec, RmsValidatorSpec, SpeedValidatorSpec } from '../task/types.js';
 import { scoreMilestones } from './score.js';
@@ -31,7 +32,12 @@ export function displacementValidator(spec: DisplacementValidatorSpec, ctx: Vali
       }
     },
     finish() {
-      const metric = start && end ? axesDistance(ctx, start, end, spec.axes) : Infinity;
+      let metric = start && end ? axesDistance(ctx, start, end, spec.axes) : Infinity;
+      if (start && end && spec.along) {
+        const along = rotateVec(ctx.model.taskFrame.rotation, spec.along);
+        const norm = Math.hypot(along[0], along[1], along[2]) || 1;
+        metric = ((end[0] - start[0]) * along[0] + (end[1] - start[1]) * along[1] + (end[2] - start[2]) * along[2]) / norm;
+      }
       return scoreMilestones('displacement', spec.milestones, metric, spec.pass ?? 'atMost', ticks);
     },
   };

@@ -1,0 +1,37 @@
+/**
+ * `penetration`: how deep a sphere around a subject (a virtual ball) sinks into the physical surfaces, as
+ * they are at each frame (surfaces added or moved while running included). Metric: the deepest, metres.
+ */
+import { PrimitiveKind } from '../../kernels/scene-geometry.js';
+import { signedDistance } from '../../kernels/sdf.js';
+import { RecordedScene } from '../sensing/recorded-scene.js';
+import type { PenetrationValidatorSpec } from '../task/types.js';
+import { scoreMilestones } from './score.js';
+import type { Validator } from './types.js';
+import { inWindow, subject, type ValidatorContext } from './xr-context.js';
+
+/** Creates a `penetration` validator. */
+export function penetrationValidator(spec: PenetrationValidatorSpec, ctx: ValidatorContext): Validator {
+  const read = subject(ctx, spec.subject);
+  const scene = new RecordedScene(ctx.model);
+  const normal = new Float64Array(3);
+  const owner = new Int32Array(1);
+  let deepest = 0;
+  let tick = -1;
+  let samples = 0;
+  return {
+    observe(frame) {
+      scene.advance(frame);
+      if (!inWindow(frame.time, spec.window)) return;
+      const p = read(frame);
+      if (!p) return;
+      samples++;
+      const d = signedDistance(scene.geometry, PrimitiveKind.Static, p.position[0], p.position[1], p.position[2], spec.radius + 0.5, normal, owner);
+      const depth = spec.radius - d;
+      if (depth > deepest) [deepest, tick] = [depth, frame.tick];
+    },
+    finish() {
+      return scoreMilestones('penetration', spec.milestones, samples > 0 ? deepest : Infinity, 'atMost', tick >= 0 ? [tick] : []);
+    },
+  };
+}
