@@ -32,14 +32,20 @@ export interface ActorApi {
   surface(id: string): Target;
   tag(role: string): Target;
   offset(target: Target, d: Vec3): Target;
+  /** The session's dominant side, and a mirror for positions: `a.side('other') * 0.1` is 0.1 m toward the other hand. */
+  readonly dominantSide: 'left' | 'right';
+  side(ref: SideRef): 1 | -1;
 }
 
 /** A script: a generator of actions. */
 export type ActorScript = (a: ActorApi) => Generator<Action | Action[], void, unknown>;
 
-/** Builds the API (stateless: every verb returns a fresh action). */
-export function actorApi(): ActorApi {
+/** Builds the API for a session whose dominant hand is `dominant` (every verb returns a fresh action). */
+export function actorApi(dominant: 'left' | 'right' = 'right'): ActorApi {
+  const sideOf = (ref: SideRef) => (ref === 'dominant' ? dominant : ref === 'other' ? (dominant === 'right' ? 'left' : 'right') : ref);
   return {
+    dominantSide: dominant,
+    side: (ref) => (sideOf(ref) === 'right' ? 1 : -1),
     head: headVerbs(),
     hand: handVerbs,
     controller: controllerVerbs,

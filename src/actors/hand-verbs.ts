@@ -24,8 +24,9 @@ export interface ReachOptions {
   with?: HandPoint;
   /** Seconds (default 0.8). */
   duration?: number;
-  /** Direction the palm faces, world (default: the hand's natural orientation). */
-  palmFacing?: Vec3;
+  /** Direction the palm faces, in the task frame, or `head` to face the user's eyes (default: natural). */
+  palmFacing?: Vec3 | 'head';
+  /** Direction the fingers point, in the task frame (with `palmFacing`). */
   fingersToward?: Vec3;
 }
 
@@ -62,7 +63,16 @@ export function handVerbs(ref: SideRef): HandVerbs {
     let commanded: Vec3 = [0, 0, 0];
     const go = (ctx: ActorContext, r: Resolved, seconds: number) => {
       commanded = r.point;
-      ctx.user.hand(ref).moveTo({ point: r.point, with: point, palmFacing: o.palmFacing, fingersToward: o.fingersToward }, { duration: seconds });
+      const frame = ctx.model.taskFrame.rotation;
+      let palmFacing: Vec3 | undefined;
+      if (o.palmFacing === 'head') {
+        const h = ctx.simUser.head.position;
+        palmFacing = [h[0] - r.point[0], h[1] - r.point[1], h[2] - r.point[2]];
+      } else if (o.palmFacing) {
+        palmFacing = rotateVec(frame, o.palmFacing);
+      }
+      const fingersToward = o.fingersToward ? rotateVec(frame, o.fingersToward) : undefined;
+      ctx.user.hand(ref).moveTo({ point: r.point, with: point, palmFacing, fingersToward }, { duration: seconds });
     };
     return {
       label: `${label}(${t.label})`,

@@ -21,8 +21,8 @@ export class ActorRunner {
   /** Failures so far, for tools and tests. */
   readonly failures: { tick: number; step: string; reason: string }[] = [];
 
-  constructor(script: ActorScript) {
-    this.generator = script(actorApi());
+  constructor(script: ActorScript, dominantHand: 'left' | 'right' = 'right') {
+    this.generator = script(actorApi(dominantHand));
   }
 
   /** True once the script has run out of steps. */

@@ -82,7 +82,7 @@ export class Session {
     this.environment = this.state.sensing.environment;
     const state = this.state;
     this.app = programs.app ? new AppHost(programs.app, model, () => state.physics, state.sensing, state.random.get('app')) : null;
-    this.actors = programs.actors ? new ActorRunner(programs.actors) : null;
+    this.actors = programs.actors ? new ActorRunner(programs.actors, dominantHand) : null;
     const app = this.app;
     this.actorContext = {
       t: 0,
