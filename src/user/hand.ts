@@ -9,7 +9,7 @@
 import { ANGLES_PER_JOINT, createFkScratch, handLocalPoses, handWorldPoses, J, JOINT_COUNT } from '../../kernels/hand-fk.js';
 import { PrimitiveKind, type SceneGeometry } from '../../kernels/scene-geometry.js';
 import { signedDistance } from '../../kernels/sdf.js';
-import { quatFromAxes, rotateVec, vecScale } from '../geometry/math.js';
+import { quatFromAxes, rotateVec, vecNormalize, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { clampToLimits, type HandModel } from './hand-model.js';
 import type { Head } from './head.js';
@@ -340,7 +340,14 @@ export class Hand {
     if (!target.palmFacing) {
       return quatMultiply(bodyRotation(head), this.wristHint);
     }
-    const forward = target.fingersToward ?? [-Math.sin(head.yaw), 0, -Math.cos(head.yaw)];
+    let forward: Vec3 = target.fingersToward ?? [-Math.sin(head.yaw), 0, -Math.cos(head.yaw)];
+    // Fingers cannot point where the palm faces: then they point up (or, for a palm facing up or down,
+    // away from the body).
+    const palm = vecNormalize(target.palmFacing);
+    const f = vecNormalize(forward);
+    if (Math.abs(palm[0] * f[0] + palm[1] * f[1] + palm[2] * f[2]) > 0.99) {
+      forward = Math.abs(palm[1]) < 0.9 ? [0, 1, 0] : [-Math.sin(head.yaw), 0, -Math.cos(head.yaw)];
+    }
     // The palm faces −Y and the fingers run along −Z of the wrist frame.
     return quatFromAxes(vecScale(target.palmFacing, -1), vecScale(forward, -1));
   }
