@@ -157,6 +157,7 @@ export interface DistanceAtValidatorSpec extends ValidatorBase {
   a: string;
   b: string | Vec3;
   at: Moment;
+  axes?: AxesSpec;
   pass?: PassRule;
 }
 /** Reach and comfort at a moment: distance from the head or the shoulder, or angle from the gaze. */

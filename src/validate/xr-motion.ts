@@ -119,7 +119,7 @@ export function distanceAtValidator(spec: DistanceAtValidatorSpec, ctx: Validato
       tick = frame.tick;
       const pa = a(frame);
       const pb = b(frame);
-      if (pa && pb) metric = dist(pa.position, pb.position);
+      if (pa && pb) metric = axesDistance(ctx, pa.position, pb.position, spec.axes);
     },
     finish() {
       return scoreMilestones('distance-at', spec.milestones, metric, spec.pass ?? 'atMost', tick >= 0 ? [tick] : []);
