@@ -61,17 +61,17 @@ export class Environment {
   }
 
   /**
-   * Adds a surface (a scene surface object: id, label, material from the scene's materials, position,
+   * Adds a surface (a scene surface object: id, label, material from the scene's or the task's materials, position,
    * eulerDeg, shape or parts). Its id must not be in use. Throws {@link XrsimInputError} on bad input.
    */
   addSurface(surface: SurfaceSpec): void {
     validateAgainstDefinition(SCENE_SCHEMA, 'surface', surface, SOURCE, '');
     checkGeometry(surface, '$', SOURCE);
-    if (!(surface.material in this.model.sources.scene.materials)) {
+    if (!this.material(surface.material)) {
       throw new XrsimInputError(`unknown material "${surface.material}"`, {
         file: SOURCE,
         jsonPath: '$.material',
-        expected: `one of the scene's materials: ${Object.keys(this.model.sources.scene.materials).join(', ')}`,
+        expected: `one of the scene's or the task's materials: ${[...Object.keys(this.model.sources.scene.materials), ...Object.keys(this.model.sources.task.materials ?? {})].join(', ')}`,
       });
     }
     const taken = this.surfaces.some((s) => s.id === surface.id) || this.pending.some((c) => c.kind === 'add' && c.surface.id === surface.id);
@@ -87,6 +87,11 @@ export class Environment {
   /** Removes a surface: its collisions, its geometry and its plane go (anchors on it are lost). */
   removeSurface(id: string): void {
     this.pending.push({ kind: 'remove', index: this.indexOf(id) });
+  }
+
+  /** A material by name: the scene's first, then the task's (task materials travel with the task to any scene). */
+  private material(name: string): { friction: number; restitution: number } | undefined {
+    return this.model.sources.scene.materials[name] ?? this.model.sources.task.materials?.[name];
   }
 
   /** Id and label of static index `index` (model statics first, then surfaces added while running). */
@@ -114,7 +119,7 @@ export class Environment {
   private applyAdd(surface: SurfaceSpec, frame: Frame): void {
     const pose: Pose = { position: [...surface.position], rotation: quatFromEulerDeg(surface.eulerDeg) };
     const parts = partsOf(surface);
-    const material = this.model.sources.scene.materials[surface.material];
+    const material = this.material(surface.material)!;
     const { index } = this.physics().addStatic(pose, parts, material);
     const primitives = parts.map((part) => {
       const world = composePose(pose, part.pose);

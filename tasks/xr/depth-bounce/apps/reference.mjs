@@ -1,0 +1,3 @@
+// Bounces on what the latest depth frame shows.
+import { bouncer } from './bouncer.mjs';
+export const { setup, frame } = bouncer();
