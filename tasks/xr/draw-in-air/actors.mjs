@@ -1,0 +1,15 @@
+// Draw a square, release, then draw a line below it.
+export default function* (a) {
+  const hand = a.hand('dominant');
+  const pen = { with: 'pinch-point', speed: 0.25 };
+  yield a.wait(0.3);
+  yield hand.reach(a.at(-0.08, 0.45, 0.08), { with: 'pinch-point', duration: 0.8 });
+  yield hand.pinch();
+  yield hand.trace([[-0.08, 0.45, 0.08], [0.08, 0.45, 0.08], [0.08, 0.3, 0.08], [-0.08, 0.3, 0.08], [-0.08, 0.45, 0.08]], pen);
+  yield hand.release();
+  yield hand.reach(a.at(-0.08, 0.24, 0.1), { with: 'pinch-point', duration: 0.5 });
+  yield hand.pinch();
+  yield hand.trace([[-0.08, 0.24, 0.1], [0.08, 0.24, 0.1]], pen);
+  yield hand.release();
+  yield hand.rest();
+}
