@@ -1,0 +1,13 @@
+// Two interrupted glances at the left target, then a long look at the centre one.
+export default function* (a) {
+  yield a.wait(0.5);
+  yield a.head.lookAt(a.tag('target-left'));
+  yield a.wait(0.6);
+  yield a.head.lookAt(a.tag('target-right'));
+  yield a.wait(0.3);
+  yield a.head.lookAt(a.tag('target-left'));
+  yield a.wait(0.6);
+  yield a.head.lookAt(a.tag('target-centre'));
+  yield a.wait(1.6);
+  yield a.head.turn(0, -30);
+}

@@ -1,0 +1,3 @@
+// Mistake: the gaze ray is the world's -Z from the head, not the head's forward axis.
+import { dwellSelect } from './dwell.mjs';
+export const { setup, frame } = dwellSelect({ gaze: 'world' });
