@@ -26,7 +26,7 @@ export interface UserOptions {
   /** Which inputs exist. Default: hands only. Both may be present at once. */
   inputs?: { hands?: boolean; controllers?: boolean };
   /** The headset's hand-tracking volume: a cone from the head. */
-  tracking?: { halfAngleDeg?: number; range?: number; pitchDeg?: number };
+  tracking?: { halfAngleDeg?: number; range?: number; pitchDeg?: number; handsFrom?: number };
   /** How far a hand may sink into a static surface, metres (default 0.003). */
   contact?: { maxPenetration?: number };
   /** Seeded perturbation mode (off by default). `true` means the defaults. */
@@ -49,7 +49,8 @@ export interface UserModel {
   restWristOffset: Vec3;
   armLength: number;
   inputs: { hands: boolean; controllers: boolean };
-  tracking: { halfAngle: number; range: number; pitch: number };
+  /** The tracking cone, and when the headset first finds the hands (seconds; 0 = from the start). */
+  tracking: { halfAngle: number; range: number; pitch: number; handsFrom: number };
   maxPenetration: number;
   perturbation: { tremorAmplitude: number; tremorBand: [number, number]; jointJitter: number; trackingNoise: number } | null;
   ipd: number;
@@ -90,7 +91,7 @@ export function resolveUser(
     restWristOffset: [0.16 * k, -0.45 * k, -0.3 * k],
     armLength: handModel.armLength,
     inputs: { hands: o.inputs?.hands ?? true, controllers: o.inputs?.controllers ?? false },
-    tracking: { halfAngle: (halfAngleDeg * Math.PI) / 180, range: tracking.range ?? 1.0, pitch: ((tracking.pitchDeg ?? -30) * Math.PI) / 180 },
+    tracking: { halfAngle: (halfAngleDeg * Math.PI) / 180, range: tracking.range ?? 1.0, pitch: ((tracking.pitchDeg ?? -30) * Math.PI) / 180, handsFrom: tracking.handsFrom ?? 0 },
     maxPenetration: o.contact?.maxPenetration ?? 0.003,
     perturbation: resolvePerturbation(o.perturbation),
     ipd: o.ipd ?? 0.063,

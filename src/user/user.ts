@@ -74,12 +74,17 @@ export class SimUser {
         perturbation ? handPerturbation(side, perturbation, random) : null,
       );
     this.hands = this.config.inputs.hands ? { left: makeHand('left'), right: makeHand('right') } : null;
+    // Hands the headset only finds later (`tracking.handsFrom`) start untracked.
+    if (this.hands && this.config.tracking.handsFrom > 0) this.hands.left.trackingEnabled = this.hands.right.trackingEnabled = false;
     const makeController = (side: 'left' | 'right') =>
       new Controller(side, this.config, (distance, reach) =>
         this.queueUnreachable(side === 'left' ? USER_PART.leftController : USER_PART.rightController, distance, reach),
       );
     this.controllers = { left: makeController('left'), right: makeController('right') };
   }
+
+  /** Whether `tracking.handsFrom` has passed (hands found by the headset). */
+  private handsFound = false;
 
   /** Resolves `dominant`/`other` to a side. */
   side(ref: SideRef): 'left' | 'right' {
@@ -103,6 +108,10 @@ export class SimUser {
       this.pending.length = 0;
     }
     this.head.update(t, dt);
+    if (this.hands && !this.handsFound && t >= this.config.tracking.handsFrom - 1e-9) {
+      this.handsFound = true;
+      if (this.config.tracking.handsFrom > 0) this.hands.left.trackingEnabled = this.hands.right.trackingEnabled = true;
+    }
     if (this.hands) {
       this.hands.left.update(t, this.head, this.sdf);
       this.hands.right.update(t, this.head, this.sdf);

@@ -1,0 +1,3 @@
+// Mistake: looks for the hands once, at startup.
+import { cursors } from './cursors.mjs';
+export const { setup, frame } = cursors({ find: 'once' });
