@@ -1,0 +1,12 @@
+// Stick forward, stick left, jump, jump again in the air, then leave the controller alone.
+export default function* (a) {
+  const pad = a.controller('dominant');
+  yield a.wait(0.5);
+  yield pad.thumbstick(0, -1, 1.0);
+  yield a.wait(0.45);
+  yield pad.thumbstick(-1, 0, 1.0);
+  yield a.wait(0.5);
+  yield pad.press('a');
+  yield a.wait(0.1);
+  yield pad.press('a');
+}
