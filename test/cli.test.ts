@@ -114,7 +114,7 @@ describe('bad input exits 2 with a clear message', () => {
   });
 
   it('an unknown task id lists the known tasks', () => {
-    expectBadInput(xrsim('run', '--task', 'physics/nope', '--json'), /unknown task "physics\/nope"\. Known tasks: physics\/material-curling, physics\/rolling-ball-checkpoints, physics\/stack-settle/);
+    expectBadInput(xrsim('run', '--task', 'physics/nope', '--json'), /unknown task "physics\/nope"\. Known tasks: physics\/cube-move, physics\/material-curling, physics\/rolling-ball-checkpoints, physics\/stack-settle, xr\/depth-bounce/);
   });
 
   it('an unknown scene id lists the known scenes', () => {
@@ -201,7 +201,14 @@ describe('xrsim list', () => {
   it('lists tasks and scenes, as text and as JSON', () => {
     const tasks = xrsim('list', 'tasks', '--json');
     expect(tasks.code).toBe(0);
-    expect(tasks.json.tasks.map((t: { id: string }) => t.id)).toEqual(['physics/material-curling', 'physics/rolling-ball-checkpoints', 'physics/stack-settle']);
+    const ids = tasks.json.tasks.map((t: { id: string }) => t.id);
+    expect(ids).toEqual(expect.arrayContaining(['physics/material-curling', 'physics/rolling-ball-checkpoints', 'physics/stack-settle', 'xr/poke-button']));
+    expect(ids.length).toBeGreaterThanOrEqual(15);
+    // Each task lists its apps and what each adversarial app is expected to fail.
+    const poke = tasks.json.tasks.find((t: { id: string }) => t.id === 'xr/poke-button');
+    expect(poke.apps.map((a: { name: string }) => a.name)).toEqual(['reference', 'counts-frames', 'out-of-reach']);
+    expect(poke.apps[1].expectFail).toEqual(['counts-every-press', 'no-double-counts']);
+    expect(poke.apps[0].expectFail).toEqual([]);
     const scenes = xrsim('list', 'scenes');
     expect(scenes.code).toBe(0);
     for (const id of ['living-room', 'kitchen', 'office', 'empty-lab']) expect(scenes.stdout).toContain(id);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { expandMatrix, parseSeeds } from '../src/sweep/matrix.js';
 import { runSweep } from '../src/sweep/run.js';
 import { tempDir, xrsim } from './helpers/cli.js';
+import { listTaskIds, loadTask } from '../src/index.js';
 
 const lines = (dir: string) => readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const sorted = (rows: { key: string; hash: string }[]) => rows.map((r) => `${r.key} ${r.hash}`).sort();
@@ -15,8 +16,9 @@ const sorted = (rows: { key: string; hash: string }[]) => rows.map((r) => `${r.k
 describe('matrix', () => {
   it('expands the embedded defaults: whole suite × each task’s scenes × seeds 1..3 × both hands', () => {
     const entries = expandMatrix();
-    expect(entries).toHaveLength(3 * 4 * 3 * 2);
-    expect(entries[0].spec).toEqual({ task: 'physics/material-curling', scene: 'empty-lab', seed: 1, dominantHand: 'right' });
+    const sceneCounts = listTaskIds().map((id) => (loadTask(id).spec.scenes ?? [loadTask(id).spec.scene]).length);
+    expect(entries).toHaveLength(sceneCounts.reduce((a, b) => a + b, 0) * 3 * 2);
+    expect(entries[0].spec).toEqual({ task: 'physics/cube-move', scene: 'empty-lab', seed: 1, dominantHand: 'right' });
     expect(new Set(entries.map((e) => e.key)).size).toBe(entries.length);
     expect(expandMatrix().map((e) => e.key)).toEqual(entries.map((e) => e.key));
   });

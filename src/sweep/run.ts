@@ -2,14 +2,13 @@
  * Running a sweep on a warm worker pool: one Rapier initialisation per worker, one whole session per job.
  */
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { XrsimInputError } from '../errors.js';
 import { contentHash } from '../model/canonical.js';
-import { PACKAGE_ROOT } from '../paths.js';
 import type { SessionResult } from '../session/result.js';
 import { expandMatrix, type SweepOptions } from './matrix.js';
 import { SweepFolder, type SweepResultLine } from './results.js';
+import { runOnPool, SESSION_WORKER } from '../session/isolated.js';
 
 /** Options of {@link runSweep}. */
 export interface RunSweepOptions extends SweepOptions {
@@ -17,6 +16,8 @@ export interface RunSweepOptions extends SweepOptions {
   out: string;
   /** Worker threads. Default: one per core. */
   workers?: number;
+  /** Wall-clock limit per session, seconds (default 300): a session past it is `errored` (timeout). */
+  timeLimitSeconds?: number;
   /** Called after each session with counts so far. */
   onProgress?(progress: SweepProgress): void;
 }
@@ -53,8 +54,7 @@ export interface SweepSummary {
   tasks: TaskSummary[];
 }
 
-/** The compiled worker entry (tests and the CLI both run from a built package). */
-export const SESSION_WORKER = join(PACKAGE_ROOT, 'dist/workers/session-worker.js');
+export { SESSION_WORKER } from '../session/isolated.js';
 
 /**
  * Runs every session of the matrix not already in `out`, yielding results as they finish (in completion
@@ -83,7 +83,7 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   for (const r of results.values()) count(r, counts);
   try {
     const finished: Promise<SweepResultLine>[] = pending.map((entry) =>
-      pool.run(entry.spec).then((result: SessionResult) => ({ key: entry.key, ...result })),
+      runOnPool(pool, entry.spec, options.timeLimitSeconds).then((result: SessionResult) => ({ key: entry.key, ...result })),
     );
     // Yield in completion order.
     const racing = new Map(finished.map((p, i) => [i, p.then((line) => ({ i, line }))]));

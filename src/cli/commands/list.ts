@@ -28,11 +28,16 @@ export const listCommand: Command = {
           scene: spec.scene,
           scenes: spec.scenes ?? [spec.scene],
           duration: spec.duration,
-          milestones: spec.validators.reduce((n, v) => n + v.milestones.length, 0),
+          milestones: spec.validators.flatMap((v) => v.milestones.map((m) => m.id)),
+          // Each app, and the milestones it is expected to fail (none for the reference).
+          apps: Object.entries(spec.apps ?? {}).map(([name, app]) => ({ name, description: app.description ?? '', expectFail: app.expectFail ?? [] })),
         };
       });
       if (json) printJson({ tasks });
-      else process.stdout.write(table([['id', 'milestones', 'seconds', 'scene', 'title'], ...tasks.map((t) => [t.id, String(t.milestones), String(t.duration), t.scene, t.title])], ''));
+      else {
+        const rows = tasks.map((t) => [t.id, String(t.milestones.length), String(t.duration), t.scene, t.apps.map((a) => (a.expectFail.length ? `${a.name} (fails ${a.expectFail.join(', ')})` : a.name)).join('; ') || '–']);
+        process.stdout.write(table([['id', 'milestones', 'seconds', 'scene', 'apps'], ...rows], ''));
+      }
     } else {
       const scenes = listSceneIds().map((id) => {
         const { spec } = loadScene(id);

@@ -2,7 +2,7 @@
  * `xrsim run`: one session, optionally recorded.
  */
 import { ExitCode, XrsimInputError } from '../../errors.js';
-import { runSession } from '../../session/run.js';
+import { DEFAULT_TIME_LIMIT, runSessionIsolated } from '../../session/isolated.js';
 import { erroredResult, type SessionResult } from '../../session/result.js';
 import type { SessionSpec } from '../../session/spec.js';
 import { parseChoiceArg, parseNumberArg, parseSeedArg, printJson, type Command } from '../command.js';
@@ -28,6 +28,8 @@ export const runCommand: Command = {
   --depth PRESET        run the depth camera (160x120, 30 Hz) with noise ideal, headset or phone-tof,
                         and record its frames
   --planes              run plane detection (planes, hit tests and anchors as events)
+  --time-limit SECONDS  wall-clock limit (default 300): a session past it (an app stuck in a loop) is
+                        errored; the session runs in a worker thread, so the limit can stop it
   --substeps N          physics steps per tick (default: the task's, else 1)
   --duration SECONDS    simulated time (default: the task's)
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
@@ -47,6 +49,7 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
     perturb: { type: 'boolean' },
     depth: { type: 'string' },
     app: { type: 'string' },
+    'time-limit': { type: 'string' },
     planes: { type: 'boolean' },
   },
   async run({ values, json }) {
@@ -70,7 +73,8 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
         };
       }
       if (v.out) spec.record = { path: v.out, encoding: parseChoiceArg('encoding', v.encoding, ['lossless', 'quantised'] as const, 'lossless') };
-      result = await runSession(spec);
+      const timeLimitSeconds = parseNumberArg('time-limit', v['time-limit'], false) ?? DEFAULT_TIME_LIMIT;
+      result = await runSessionIsolated(spec, { timeLimitSeconds });
     } catch (err) {
       result = erroredResult(spec, err);
     }

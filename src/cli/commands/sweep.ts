@@ -14,13 +14,15 @@ export const sweepCommand: Command = {
   name: 'sweep',
   summary: 'run the task suite over seeds, hands and scenes on a worker pool',
   help: `xrsim sweep [TASK-GLOB...] [--seeds 1..N|LIST] [--hands both|right|left] [--scenes default|all|LIST]
-             [--workers N] [--out DIR] [--json]
+             [--workers N] [--time-limit SECONDS] [--out DIR] [--json]
 
   TASK-GLOB           task ids or globs such as 'physics/*' (default: the whole suite)
   --seeds 1..N|LIST   seeds as a range or a comma list (default 1..3)
   --hands H           both (default), right or left
   --scenes S          default (each task's scene list), all (every library scene) or a comma list
   --workers N         worker threads (default: one per core)
+  --time-limit S      wall-clock limit per session (default 300 s); a session past it is errored and its
+                      worker replaced
   --out DIR           output folder for sweep.json and results.jsonl (default xrsim-out/sweep).
                       Run the same sweep again with the same --out to finish an interrupted one.
   --json              print the summary as one JSON object on the last line
@@ -31,6 +33,7 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
     hands: { type: 'string' },
     scenes: { type: 'string' },
     workers: { type: 'string' },
+    'time-limit': { type: 'string' },
     out: { type: 'string' },
   },
   positionals: true,
@@ -45,6 +48,7 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
       hands,
       scenes,
       workers: parseNumberArg('workers', v.workers, true),
+      timeLimitSeconds: parseNumberArg('time-limit', v['time-limit'], false),
       out: v.out ?? 'xrsim-out/sweep',
       onProgress: progress,
     });
