@@ -49,3 +49,12 @@ describe('docs/examples/sensing.mjs', () => {
     expect(out).toMatch(/result: passed/);
   });
 });
+
+describe('docs/examples/vitest (the README example of xrsim/vitest)', () => {
+  it('passes as a project of its own', () => {
+    const dir = join(ROOT, 'docs/examples/vitest');
+    const child = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir], { cwd: dir, encoding: 'utf8' });
+    expect(child.status, child.stdout + child.stderr).toBe(0);
+    expect(child.stdout).toMatch(/2 passed/);
+  });
+});

@@ -219,3 +219,27 @@ describe('dominant and other hand', () => {
     }
   });
 });
+
+describe('hand orientation requests', () => {
+  it('a palm facing straight ahead, where the fingers would point by default, still gives a finite, correct hand', async () => {
+    const session = await benchSession();
+    const hand = session.user.hand('right');
+    const ahead: [number, number, number] = [-Math.sin(session.user.head.state.yaw), 0, -Math.cos(session.user.head.state.yaw)];
+    hand.moveTo({ point: session.user.hand('right').pointOf('palm'), with: 'palm', palmFacing: ahead }, { duration: 0.3 });
+    stepFor(session, 0.5);
+    const positions = Array.from(hand.state.positions);
+    expect(positions.every(Number.isFinite)).toBe(true);
+    // The palm normal (−Y of the palm joint) faces ahead; the fingers point up instead.
+    const [x, y, z, w] = Array.from(hand.state.orientations.slice(J.Palm * 4, J.Palm * 4 + 4));
+    const normal = [-2 * (x * y - w * z), -(1 - 2 * (x * x + z * z)), -2 * (y * z + w * x)];
+    expect(normal[0] * ahead[0] + normal[2] * ahead[2]).toBeGreaterThan(0.99);
+  });
+
+  it('hands the headset finds late (tracking.handsFrom) are untracked until then', async () => {
+    const session = await benchSession({}, { user: { posture: 'seated', start: { position: [0, 0, 0.35], yawDeg: 0 }, tracking: { handsFrom: 1 } } });
+    expect(session.frame.channel('hand-right')![26 * 8]).toBe(0);
+    const regained = eventsDuring(session, 1.2, EventType.TrackingRegained);
+    expect(regained.map((e) => e.payload[0]).sort()).toEqual([0, 1]);
+    expect(regained[0].tick).toBe(90);
+  });
+});

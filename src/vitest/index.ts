@@ -1,0 +1,93 @@
+/**
+ * xrsim for vitest (`import { xrTest, installXrsimMatchers } from 'xrsim/vitest'`): a fixture that runs
+ * sessions, and matchers over their results.
+ *
+ * ```ts
+ * import { expect } from 'vitest';
+ * import { installXrsimMatchers, xrTest } from 'xrsim/vitest';
+ * installXrsimMatchers();
+ *
+ * xrTest('the palm menu sits on the palm', async ({ xr }) => {
+ *   const result = await xr.run({ task: 'xr/palm-menu', seed: 1, dominantHand: 'left' });
+ *   expect(result).toPassMilestone('menu-on-palm');
+ *   expect(result).toPassAllMilestones();
+ * });
+ * ```
+ */
+import { expect, test } from 'vitest';
+import type { RunHooks } from '../session/session.js';
+import type { SessionResult } from '../session/result.js';
+import { runSession } from '../session/run.js';
+import { runSessionIsolated } from '../session/isolated.js';
+import type { SessionSpec } from '../session/spec.js';
+
+/** What the `xr` fixture gives a test. */
+export interface XrFixture {
+  /** Runs a session in this thread (never throws for the session's own problems: see `status`). */
+  run(spec: SessionSpec, hooks?: RunHooks): Promise<SessionResult>;
+  /** Runs a session in a worker thread with a wall-clock limit (for apps that might hang). */
+  runIsolated(spec: SessionSpec, options?: { timeLimitSeconds?: number }): Promise<SessionResult>;
+}
+
+/** `test` with an `xr` fixture. */
+export const xrTest = test.extend<{ xr: XrFixture }>({
+  // eslint-disable-next-line no-empty-pattern
+  xr: async ({}, use) => {
+    await use({ run: runSession, runIsolated: runSessionIsolated });
+  },
+});
+
+/** Describes a result's milestones for failure messages. */
+function describeMilestones(result: SessionResult): string {
+  if (result.status === 'errored') return `the session errored (${result.error?.kind}): ${result.error?.message}`;
+  return result.milestones
+    .map((m) => `  ${m.passed ? 'pass' : 'FAIL'} ${m.id}: metric ${m.metric ?? 'never'} (${m.comparison} ${m.threshold}), evidence ticks ${m.ticks.join(', ') || 'none'}`)
+    .join('\n');
+}
+
+function isResult(value: unknown): value is SessionResult {
+  return typeof value === 'object' && value !== null && 'milestones' in value && 'status' in value;
+}
+
+/** The matchers, for `expect.extend`. */
+export const xrsimMatchers = {
+  /** The session has milestone `id` and it passed. */
+  toPassMilestone(received: unknown, id: string) {
+    if (!isResult(received)) return { pass: false, message: () => 'expected a session result (from runSession or xr.run)' };
+    const milestone = received.milestones.find((m) => m.id === id);
+    return {
+      pass: milestone?.passed === true,
+      message: () =>
+        milestone
+          ? `expected milestone "${id}" ${milestone.passed ? 'not ' : ''}to pass in ${received.task} (${received.scene}, seed ${received.seed}, ${received.hand} hand):\n${describeMilestones(received)}`
+          : `the session has no milestone "${id}":\n${describeMilestones(received)}`,
+    };
+  },
+  /** Every milestone passed (and the session did not error). */
+  toPassAllMilestones(received: unknown) {
+    if (!isResult(received)) return { pass: false, message: () => 'expected a session result (from runSession or xr.run)' };
+    return {
+      pass: received.status === 'passed',
+      message: () => `expected ${received.task} (${received.scene}, seed ${received.seed}, ${received.hand} hand) ${received.status === 'passed' ? 'not ' : ''}to pass every milestone:\n${describeMilestones(received)}`,
+    };
+  },
+  /** The session ended with this status: `passed`, `failed` or `errored`. */
+  toHaveSessionStatus(received: unknown, status: SessionResult['status']) {
+    if (!isResult(received)) return { pass: false, message: () => 'expected a session result (from runSession or xr.run)' };
+    return { pass: received.status === status, message: () => `expected status ${status}, got ${received.status}:\n${describeMilestones(received)}` };
+  },
+};
+
+/** Registers the matchers with vitest's `expect`. */
+export function installXrsimMatchers(): void {
+  expect.extend(xrsimMatchers);
+}
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  interface Matchers<T = any> {
+    toPassMilestone(id: string): T;
+    toPassAllMilestones(): T;
+    toHaveSessionStatus(status: 'passed' | 'failed' | 'errored'): T;
+  }
+}
