@@ -1,15 +1,17 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands|depth [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth|suite [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
 import { depthBenchmark } from './depth.js';
 import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
+import { suiteBenchmark } from './suite.js';
 
 const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ details: unknown; summary: Record<string, number | null> }>> = {
   kernel: kernelBenchmark,
   hands: handsBenchmark,
   depth: depthBenchmark,
+  suite: suiteBenchmark,
 };
 
 const args = process.argv.slice(2);

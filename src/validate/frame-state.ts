@@ -38,10 +38,16 @@ export class FrameState {
     this.events.length = 0;
     for (const tag of this.tags.values()) tag.present = false;
     const e = frame.events;
+    if (this.floats?.buffer !== e.buffer) this.floats = new Float32Array(e.buffer, e.byteOffset, e.length);
     for (let i = 0; i < frame.eventWords; i += 1 + (e[i] & 0xffff)) {
       const type = e[i] >>> 16;
       const length = e[i] & 0xffff;
       if (type < EventType.AppError) continue; // physics, tracking, sensing: not needed here
+      // Tag poses come every frame: read them in place. The rest are rare.
+      if (type === EventType.TagPoses) {
+        this.readPoses(e, this.floats, i + 1);
+        continue;
+      }
       const payload = Array.from(e.subarray(i + 1, i + 1 + length));
       switch (type) {
         case EventType.TagDeclared: {
@@ -49,9 +55,6 @@ export class FrameState {
           this.roles.set(payload[0], { role, id });
           break;
         }
-        case EventType.TagPoses:
-          this.readPoses(payload);
-          break;
         case EventType.AppEvent: {
           const { name, data } = readJsonPayload<{ name: string; data?: unknown }>(payload, 0);
           this.events.push({ name: `app:${name}`, data });
@@ -70,10 +73,13 @@ export class FrameState {
     }
   }
 
-  private readPoses(p: number[]): void {
-    const f = new Float32Array(new Uint32Array(p).buffer);
-    for (let k = 0, o = 1; k < p[0]; k++, o += 9) {
-      const declared = this.roles.get(p[o]);
+  private floats: Float32Array | null = null;
+
+  /** Reads a TagPoses payload starting at word `o0` of the event words `w` (and their float view `f`). */
+  private readPoses(w: Uint32Array, f: Float32Array, o0: number): void {
+    const count = w[o0];
+    for (let k = 0, o = o0 + 1; k < count; k++, o += 9) {
+      const declared = this.roles.get(w[o]);
       if (!declared) continue;
       let tag = this.tags.get(declared.role);
       if (!tag) {
@@ -81,9 +87,16 @@ export class FrameState {
         this.tags.set(declared.role, tag);
       }
       tag.id = declared.id;
-      tag.present = p[o + 1] === 1;
-      tag.position = [f[o + 2], f[o + 3], f[o + 4]];
-      tag.rotation = [f[o + 5], f[o + 6], f[o + 7], f[o + 8]];
+      tag.present = w[o + 1] === 1;
+      const p = tag.position;
+      const q = tag.rotation;
+      p[0] = f[o + 2];
+      p[1] = f[o + 3];
+      p[2] = f[o + 4];
+      q[0] = f[o + 5];
+      q[1] = f[o + 6];
+      q[2] = f[o + 7];
+      q[3] = f[o + 8];
     }
   }
 }

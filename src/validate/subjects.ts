@@ -56,7 +56,8 @@ export function subjectReader(ref: string, ctx: SubjectContext): SubjectReader {
     const role = ref.slice(4);
     return () => {
       const tag = ctx.state.tags.get(role);
-      return tag?.present ? { position: tag.position, rotation: tag.rotation } : null;
+      // Copies: the frame state updates its arrays in place every frame.
+      return tag?.present ? { position: [tag.position[0], tag.position[1], tag.position[2]], rotation: [tag.rotation[0], tag.rotation[1], tag.rotation[2], tag.rotation[3]] } : null;
     };
   }
   if (ref.startsWith('hand:')) {
