@@ -122,7 +122,7 @@ export { LABEL_COLOURS, objectColour } from './render/colours.js';
 
 // Apps and actors
 /** What an app under test sees and uses: the WebXR-shaped frame, the context, app bodies. */
-export type { AppModule, AppContext, AppBody, AppBodyOptions, XrFrameLike, XrInputSource, XrInputEvent, XrPose, XrJointPose, XrTransform, XrPoint, XrViewerPose } from './app/types.js';
+export type { AppModule, AppContext, AppBody, AppBodyOptions, HitTestSource, XrFrameLike, XrInputSource, XrInputEvent, XrPose, XrJointPose, XrTransform, XrPoint, XrViewerPose } from './app/types.js';
 /** Vector helpers for app authors. */
 export * as xr from './app/xr-math.js';
 /** The in-process app host and semantic tags. */

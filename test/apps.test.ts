@@ -113,3 +113,41 @@ describe('malformed task definitions exit 2 with the path', () => {
     expect(r.json.error.message).toMatch(/reference, counts-frames, out-of-reach/);
   });
 });
+
+describe('the adaptive actor and hit-test sources', () => {
+  const task = () => ({
+    ...loadTask('xr/poke-button').spec,
+    id: 'test/find',
+    duration: 8,
+    user: { posture: 'seated' as const, start: { position: [0, 0, 0.35] as [number, number, number], yawDeg: 0 } },
+    sensing: { planes: true },
+    actors: join(ROOT, 'test/fixtures/actors/find-target.mjs'),
+    apps: { reference: { module: join(ROOT, 'test/fixtures/apps/behind-target.mjs') } },
+    validators: [
+      { type: 'distance-at' as const, a: 'hand:dominant:index-tip', b: 'tag:target', at: 7.5, milestones: [{ id: 'touches-target', threshold: 0.03 }] },
+      { type: 'visible' as const, subject: 'tag:target', window: [7, 8] as [number, number], milestones: [{ id: 'looks-at-target', threshold: 1 }] },
+    ],
+  });
+
+  it('find(tag) scans until the tagged object is in view, then reaches it', async () => {
+    for (const hand of ['right', 'left'] as const) {
+      const session = await createSession({ task: task(), seed: 1, dominantHand: hand });
+      const result = await session.run();
+      expect(session.actors!.failures).toEqual([]);
+      expect(result.milestones.map((m) => [m.id, m.passed])).toEqual([['touches-target', true], ['looks-at-target', true]]);
+    }
+  });
+
+  it('a viewer hit-test source reports the detected plane ahead, frame by frame', async () => {
+    const session = await createSession({ task: task(), seed: 1 });
+    const hits: { label: string | null }[] = [];
+    await session.run({
+      onFrame(frame) {
+        for (const e of decodeEvents(frame.events, frame.eventWords)) if (e.name === 'app-event') hits.push(readJsonPayload<{ name: string; data: { label: string | null } }>(e.payload, 0).data);
+      },
+    });
+    // Level gaze at the bench: the wall behind it; the scan looks 20° down: the bench top, then across the
+    // room the floor.
+    expect(hits.map((h) => h.label)).toEqual(['wall', 'table', 'floor']);
+  });
+});

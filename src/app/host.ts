@@ -12,7 +12,8 @@ import type { PhysicsWorld } from '../physics/world.js';
 import type { RandomStream } from '../random.js';
 import type { Sensing } from '../sensing/sensing.js';
 import { TagRegistry } from './tags.js';
-import type { AppBody, AppBodyOptions, AppContext, AppModule } from './types.js';
+import type { HitTestResult } from '../sensing/hit-test.js';
+import type { AppBody, AppBodyOptions, AppContext, AppModule, HitTestSource } from './types.js';
 import { XrFrameBuilder } from './xr-frame.js';
 
 /** Stack lines kept in an AppError record. */
@@ -26,6 +27,8 @@ export class AppHost {
   private readonly ctx: AppContext;
   private readonly bodies = new Map<string, AppBody>();
   private frame: Frame | null = null;
+  /** Hit-test sources the app requested, tested every frame (results are not recorded: they are per frame). */
+  private readonly hitSources = new Set<HitTestSource>();
   private time = 0;
   /** App errors so far (for tools and tests). */
   errors = 0;
@@ -51,6 +54,15 @@ export class AppHost {
       untag: (role) => this.tags.untag(role),
       emit: (name, data) => this.emit(name, data),
       requestHitTest: (origin, direction, options) => sensing.hitTest(origin, direction, { entityTypes: options?.entityTypes }),
+      requestHitTestSource: (options) => {
+        const source: HitTestSource = {
+          space: options.space,
+          entityTypes: options.entityTypes ?? ['plane'],
+          cancel: () => this.hitSources.delete(source),
+        };
+        this.hitSources.add(source);
+        return source;
+      },
       createAnchor: (pose, plane) => sensing.createAnchor(pose, plane),
     };
   }
@@ -76,6 +88,16 @@ export class AppHost {
     const xr = this.builder.build(frame);
     xr.tick = tick;
     xr.time = time;
+    const results = new Map<HitTestSource, HitTestResult[]>();
+    for (const source of this.hitSources) {
+      const pose = source.space === 'viewer' ? xr.viewerPose : source.space.targetRayPose;
+      if (!pose || (source.space !== 'viewer' && !xr.inputSources.includes(source.space))) continue;
+      const { position: p, orientation: q } = pose.transform;
+      // The ray runs along the space's −Z axis.
+      const forward: Vec3 = [-2 * (q.x * q.z + q.w * q.y), -2 * (q.y * q.z - q.w * q.x), -(1 - 2 * (q.x * q.x + q.y * q.y))];
+      results.set(source, this.sensing.hitTest([p.x, p.y, p.z], forward, { entityTypes: source.entityTypes, record: false }));
+    }
+    xr.getHitTestResults = (source) => results.get(source) ?? [];
     this.guard('frame', () => this.app.frame(xr, this.ctx));
     this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
     this.frame = null;

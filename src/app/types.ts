@@ -90,6 +90,15 @@ export interface XrFrameLike {
   getDepthInformation(): CpuDepthInformation | null;
   /** Anchors still tracked. */
   trackedAnchors: Set<Anchor>;
+  /** This frame's results of a hit-test source (`ctx.requestHitTestSource`), sorted by distance. */
+  getHitTestResults(source: HitTestSource): HitTestResult[];
+}
+
+/** A hit-test source: a ray from the viewer or an input source's target ray, tested every frame. */
+export interface HitTestSource {
+  readonly space: 'viewer' | XrInputSource;
+  readonly entityTypes: HitTestEntity[];
+  cancel(): void;
 }
 
 /** Options of {@link AppContext.addBody}. */
@@ -147,8 +156,13 @@ export interface AppContext {
   untag(role: string): void;
   /** Records an app event (`{ name, data }`) in the stream; validators can check order and timing. */
   emit(name: string, data?: unknown): void;
-  /** A hit test against detected planes (and depth); results sorted by distance. */
+  /** A hit test against detected planes (and depth) now; results sorted by distance, and recorded. */
   requestHitTest(origin: Vec3, direction: Vec3, options?: { entityTypes?: HitTestEntity[] }): HitTestResult[];
+  /**
+   * A hit-test source, as WebXR's `session.requestHitTestSource({ space })`: the viewer's forward ray or an
+   * input source's target ray, tested every frame; read with `frame.getHitTestResults(source)`.
+   */
+  requestHitTestSource(options: { space: 'viewer' | XrInputSource; entityTypes?: HitTestEntity[] }): HitTestSource;
   /** Creates an anchor at a pose, on a plane if given. */
   createAnchor(pose: { position: Vec3; rotation: [number, number, number, number] }, plane?: DetectedPlane): Anchor;
 }

@@ -126,6 +126,8 @@ export class XrFrameBuilder {
       detectedPlanes: this.planes,
       getDepthInformation: () => sensing.depthInformation(),
       trackedAnchors: this.anchors,
+      // The host fills in the hit-test sources' results.
+      getHitTestResults: () => [],
     };
   }
 
