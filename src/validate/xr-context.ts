@@ -7,7 +7,9 @@ import { rotateVec, quatConjugate } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { SimModel } from '../model/types.js';
 import type { Handedness } from '../session/spec.js';
-import type { AxesSpec, Moment, Window } from '../task/types.js';
+import type { AxesSpec, MilestoneSpec, Moment, Window } from '../task/types.js';
+import { scoreMilestones, type Comparison } from './score.js';
+import type { Validator } from './types.js';
 import { axisMask } from './context.js';
 import type { FrameState } from './frame-state.js';
 import { subjectReader, type SubjectReader } from './subjects.js';
@@ -75,4 +77,31 @@ export function pointOrSubject(ctx: ValidatorContext, ref: string | Vec3): Subje
   if (typeof ref === 'string') return subject(ctx, ref);
   const position = taskPoint(ctx, ref);
   return () => ({ position, rotation: null });
+}
+
+/**
+ * A validator whose metric is measured once, at a moment: `measure(frame)` gives it, or null when it
+ * cannot be measured then (a subject absent). The moment's tick is the evidence.
+ */
+export function momentValidator(
+  formula: string,
+  ctx: ValidatorContext,
+  at: Moment,
+  milestones: readonly MilestoneSpec[],
+  pass: Comparison,
+  measure: (frame: FrameView) => number | null,
+): Validator {
+  const moment = momentWatcher(ctx, at);
+  let metric = Infinity;
+  let tick = -1;
+  return {
+    observe(frame) {
+      if (!moment(frame)) return;
+      tick = frame.tick;
+      metric = measure(frame) ?? Infinity;
+    },
+    finish() {
+      return scoreMilestones(formula, milestones, metric, pass, tick >= 0 ? [tick] : []);
+    },
+  };
 }

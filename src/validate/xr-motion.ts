@@ -8,7 +8,7 @@ import type { Vec3 } from '../geometry/types.js';
 import type { DisplacementValidatorSpec, DistanceAtValidatorSpec, FollowValidatorSpec, PresenceValidatorSpec, RmsValidatorSpec, SpeedValidatorSpec } from '../task/types.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
-import { axesDistance, eventName, hasEvent, inWindow, momentWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
+import { axesDistance, eventName, hasEvent, inWindow, momentValidator, momentWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
 
 const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
@@ -110,21 +110,11 @@ export function followValidator(spec: FollowValidatorSpec, ctx: ValidatorContext
 export function distanceAtValidator(spec: DistanceAtValidatorSpec, ctx: ValidatorContext): Validator {
   const a = subject(ctx, spec.a);
   const b = pointOrSubject(ctx, spec.b);
-  const moment = momentWatcher(ctx, spec.at);
-  let metric = Infinity;
-  let tick = -1;
-  return {
-    observe(frame) {
-      if (!moment(frame)) return;
-      tick = frame.tick;
-      const pa = a(frame);
-      const pb = b(frame);
-      if (pa && pb) metric = axesDistance(ctx, pa.position, pb.position, spec.axes);
-    },
-    finish() {
-      return scoreMilestones('distance-at', spec.milestones, metric, spec.pass ?? 'atMost', tick >= 0 ? [tick] : []);
-    },
-  };
+  return momentValidator('distance-at', ctx, spec.at, spec.milestones, spec.pass ?? 'atMost', (frame) => {
+    const pa = a(frame);
+    const pb = b(frame);
+    return pa && pb ? axesDistance(ctx, pa.position, pb.position, spec.axes) : null;
+  });
 }
 
 /** `speed`: a subject's speed over `afterSeconds` following a moment. */

@@ -10,7 +10,7 @@ import { buildSceneGeometry } from '../sensing/scene-geometry.js';
 import type { ComfortValidatorSpec, OverlapValidatorSpec, VisibleValidatorSpec } from '../task/types.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
-import { eventData, eventName, hasEvent, inWindow, momentWatcher, subject, type ValidatorContext } from './xr-context.js';
+import { eventData, eventName, hasEvent, inWindow, momentValidator, subject, type ValidatorContext } from './xr-context.js';
 
 /** The head's axes (right, up, forward) from its rotation. */
 function headAxes(q: Quat): { right: Vec3; up: Vec3; forward: Vec3 } {
@@ -28,35 +28,23 @@ const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 /** `comfort`: distance from the head or the shoulder, or angle from the gaze (degrees), at a moment. */
 export function comfortValidator(spec: ComfortValidatorSpec, ctx: ValidatorContext): Validator {
   const read = subject(ctx, spec.subject);
-  const moment = momentWatcher(ctx, spec.at);
   const { shoulderOffset } = ctx.model.user;
-  let metric = Infinity;
-  let tick = -1;
-  return {
-    observe(frame) {
-      if (!moment(frame)) return;
-      tick = frame.tick;
-      const p = read(frame);
-      if (!p) return;
-      const h = frame.channel('head')!;
-      const head: Vec3 = [h[0], h[1], h[2]];
-      const axes = headAxes([h[3], h[4], h[5], h[6]]);
-      const d = sub(p.position, head);
-      if (spec.measure === 'head-distance') metric = Math.hypot(d[0], d[1], d[2]);
-      else if (spec.measure === 'gaze-angle') metric = (Math.acos(Math.max(-1, Math.min(1, dot(d, axes.forward) / Math.hypot(d[0], d[1], d[2])))) * 180) / Math.PI;
-      else {
-        // The dominant shoulder, placed from the eyes in the body frame (the body turns with the head's yaw).
-        const side = ctx.dominantHand === 'left' ? -1 : 1;
-        const yaw = Math.atan2(-axes.forward[0], -axes.forward[2]);
-        const [ox, oy, oz] = [side * shoulderOffset[0], shoulderOffset[1], shoulderOffset[2]];
-        const shoulder: Vec3 = [head[0] + Math.cos(yaw) * ox + Math.sin(yaw) * oz, head[1] + oy, head[2] - Math.sin(yaw) * ox + Math.cos(yaw) * oz];
-        metric = Math.hypot(...sub(p.position, shoulder));
-      }
-    },
-    finish() {
-      return scoreMilestones('comfort', spec.milestones, metric, spec.pass ?? 'atMost', tick >= 0 ? [tick] : []);
-    },
-  };
+  return momentValidator('comfort', ctx, spec.at, spec.milestones, spec.pass ?? 'atMost', (frame) => {
+    const p = read(frame);
+    if (!p) return null;
+    const h = frame.channel('head')!;
+    const head: Vec3 = [h[0], h[1], h[2]];
+    const axes = headAxes([h[3], h[4], h[5], h[6]]);
+    const d = sub(p.position, head);
+    if (spec.measure === 'head-distance') return Math.hypot(d[0], d[1], d[2]);
+    if (spec.measure === 'gaze-angle') return (Math.acos(Math.max(-1, Math.min(1, dot(d, axes.forward) / Math.hypot(d[0], d[1], d[2])))) * 180) / Math.PI;
+    // The dominant shoulder, placed from the eyes in the body frame (the body turns with the head's yaw).
+    const side = ctx.dominantHand === 'left' ? -1 : 1;
+    const yaw = Math.atan2(-axes.forward[0], -axes.forward[2]);
+    const [ox, oy, oz] = [side * shoulderOffset[0], shoulderOffset[1], shoulderOffset[2]];
+    const shoulder: Vec3 = [head[0] + Math.cos(yaw) * ox + Math.sin(yaw) * oz, head[1] + oy, head[2] - Math.sin(yaw) * ox + Math.cos(yaw) * oz];
+    return Math.hypot(...sub(p.position, shoulder));
+  });
 }
 
 /** Whether a point is in the head's view (within half the field of view of its forward axis) and unoccluded. */
