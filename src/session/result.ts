@@ -20,6 +20,8 @@ export interface SessionError {
 /** The outcome of one session. This is also the JSON `xrsim run --json` prints. */
 export interface SessionResult {
   task: string;
+  /** The app under test (a name from the task's apps, or a module path), or null for a task without apps. */
+  app: string | null;
   scene: string;
   seed: number;
   hand: Handedness;
@@ -47,7 +49,7 @@ export function verdict(milestones: readonly Milestone[]): { status: SessionStat
 
 /** An `errored` result for a session that could not be completed. */
 export function erroredResult(
-  identity: { task: unknown; scene?: unknown; seed: unknown; dominantHand?: unknown },
+  identity: { task: unknown; scene?: unknown; seed: unknown; dominantHand?: unknown; app?: unknown },
   err: unknown,
   kind?: SessionError['kind'],
 ): SessionResult {
@@ -58,6 +60,7 @@ export function erroredResult(
   const name = (ref: unknown) => (typeof ref === 'string' ? ref : ref && typeof ref === 'object' && 'id' in ref ? String(ref.id) : '');
   return {
     task: name(identity.task),
+    app: typeof identity.app === 'string' ? identity.app : null,
     scene: name(identity.scene),
     seed: typeof identity.seed === 'number' ? identity.seed : NaN,
     hand: identity.dominantHand === 'left' ? 'left' : 'right',

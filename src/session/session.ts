@@ -212,6 +212,7 @@ export class Session {
     const { status, score } = verdict(milestones);
     const result: SessionResult = {
       task: this.model.taskId,
+      app: this.model.sources.programs?.app?.name ?? null,
       scene: this.model.sceneId,
       seed: this.seed,
       hand: this.dominantHand,

@@ -93,3 +93,21 @@ export class SweepFolder {
     return existing;
   }
 }
+
+/** Every result line of a sweep folder (complete lines only), in file order. */
+export function readResults(dir: string): SweepResultLine[] {
+  const path = join(dir, 'results.jsonl');
+  if (!existsSync(path)) throw new XrsimInputError(`${dir} holds no results.jsonl`, { file: path, expected: 'a folder written by xrsim sweep' });
+  const text = readFileSync(path, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      try {
+        return JSON.parse(line) as SweepResultLine;
+      } catch {
+        throw new XrsimInputError(`line ${i + 1} is not a result`, { file: path, expected: 'one JSON result per line' });
+      }
+    });
+}

@@ -1,7 +1,9 @@
 /**
  * Running a sweep on a warm worker pool: one Rapier initialisation per worker, one whole session per job.
  */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { XrsimInputError } from '../errors.js';
 import { contentHash } from '../model/canonical.js';
@@ -18,6 +20,8 @@ export interface RunSweepOptions extends SweepOptions {
   workers?: number;
   /** Wall-clock limit per session, seconds (default 300): a session past it is `errored` (timeout). */
   timeLimitSeconds?: number;
+  /** Which sessions' frame streams to keep in `out/streams/<key>.xrs` (default `failed`: failed and errored). */
+  keepStreams?: 'failed' | 'all' | 'none';
   /** Called after each session with counts so far. */
   onProgress?(progress: SweepProgress): void;
 }
@@ -69,7 +73,7 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
     version: 1,
     matrixHash: contentHash(entries.map((e) => e.key)),
     sessions: entries.length,
-    options: { tasks: options.tasks ?? null, seeds: options.seeds ?? null, hands: options.hands ?? null, scenes: options.scenes ?? null },
+    options: { tasks: options.tasks ?? null, apps: options.apps ?? null, seeds: options.seeds ?? null, hands: options.hands ?? null, scenes: options.scenes ?? null, shard: options.shard ?? null },
   });
   const results = new Map<string, SweepResultLine>();
   for (const entry of entries) {
@@ -81,10 +85,23 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   const pool = new Piscina({ filename: SESSION_WORKER, minThreads: Math.min(workers, pending.length || 1), maxThreads: workers });
   const counts = { failed: 0, errored: 0 };
   for (const r of results.values()) count(r, counts);
+  const keep = options.keepStreams ?? 'failed';
+  if (keep !== 'none') mkdirSync(join(options.out, 'streams'), { recursive: true });
   try {
-    const finished: Promise<SweepResultLine>[] = pending.map((entry) =>
-      runOnPool(pool, entry.spec, options.timeLimitSeconds).then((result: SessionResult) => ({ key: entry.key, ...result })),
-    );
+    const finished: Promise<SweepResultLine>[] = pending.map((entry) => {
+      const path = join(options.out, 'streams', `${entry.key}.xrs`);
+      const spec = keep === 'none' ? entry.spec : { ...entry.spec, record: { path } };
+      return runOnPool(pool, spec, options.timeLimitSeconds).then((result: SessionResult) => {
+        // Keep failures' streams (the evidence) and drop the rest, unless asked to keep all.
+        if (keep === 'failed' && result.status === 'passed') {
+          rmSync(path, { force: true });
+          result.stream = null;
+        } else if (keep !== 'none' && existsSync(path)) {
+          result.stream = path;
+        }
+        return { key: entry.key, ...result };
+      });
+    });
     // Yield in completion order.
     const racing = new Map(finished.map((p, i) => [i, p.then((line) => ({ i, line }))]));
     while (racing.size > 0) {

@@ -15,6 +15,7 @@ export function finalDistanceValidator(spec: FinalDistanceValidatorSpec, model: 
   const last = new Float64Array(3);
   let lastTick = -1;
   return {
+    trace: () => (lastTick < 0 ? null : maskedDistance(last, spec.target, mask)),
     observe(frame: FrameView) {
       bodyPositionInTaskFrame(model, frame.bodyPoses, index, last);
       lastTick = frame.tick;

@@ -14,7 +14,9 @@ export function regionValidator(spec: RegionValidatorSpec, model: SimModel): Val
   const here = new Float64Array(3);
   let worst = 0;
   let worstTick = 0;
+  let current: number | null = null;
   return {
+    trace: () => current,
     observe(frame: FrameView) {
       bodyPositionInTaskFrame(model, frame.bodyPoses, index, here);
       let squared = 0;
@@ -23,6 +25,7 @@ export function regionValidator(spec: RegionValidatorSpec, model: SimModel): Val
         squared += outside * outside;
       }
       const distance = Math.sqrt(squared);
+      current = distance;
       if (distance > worst) {
         worst = distance;
         worstTick = frame.tick;

@@ -29,4 +29,9 @@ export interface Validator {
   observe(frame: FrameView): void;
   /** Called after the last frame. */
   finish(): Milestone[];
+  /**
+   * The quantity the validator watches, at the frame it observed last (a distance, a depth, a count), or
+   * null when there is none then. Reports plot it over time; sessions never call it.
+   */
+  trace?(): number | null;
 }

@@ -94,8 +94,10 @@ export function momentValidator(
   const moment = momentWatcher(ctx, at);
   let metric = Infinity;
   let tick = -1;
+  let last: FrameView | null = null;
   return {
     observe(frame) {
+      last = frame;
       if (!moment(frame)) return;
       tick = frame.tick;
       metric = measure(frame) ?? Infinity;
@@ -103,5 +105,6 @@ export function momentValidator(
     finish() {
       return scoreMilestones(formula, milestones, metric, pass, tick >= 0 ? [tick] : []);
     },
+    trace: () => (last ? measure(last) : null),
   };
 }

@@ -15,7 +15,9 @@ export function pressesValidator(spec: PressesValidatorSpec, ctx: ValidatorConte
   let pressed = false;
   let count = 0;
   const ticks: number[] = [];
+  let current: number | null = null;
   return {
+    trace: () => current,
     observe(frame) {
       const f = finger(frame);
       const t = target(frame);
@@ -27,6 +29,7 @@ export function pressesValidator(spec: PressesValidatorSpec, ctx: ValidatorConte
         const lateral = Math.hypot(d[0] - along * n[0], d[1] - along * n[1], d[2] - along * n[2]);
         if (lateral <= spec.radius) depth = -along;
       }
+      current = Number.isFinite(depth) ? depth : null;
       if (!pressed && depth >= spec.enterDepth) {
         pressed = true;
         count++;
@@ -47,6 +50,7 @@ export function eventCountValidator(spec: EventCountValidatorSpec, ctx: Validato
   let count = 0;
   const ticks: number[] = [];
   return {
+    trace: () => count,
     observe(frame) {
       if (!inWindow(frame.time, spec.window)) return;
       for (const e of ctx.state.events) {
@@ -69,6 +73,7 @@ export function eventOrderValidator(spec: EventOrderValidatorSpec, ctx: Validato
   let failed = false;
   const ticks: number[] = [];
   return {
+    trace: () => next,
     observe(frame) {
       if (failed || next >= steps.length) return;
       const step = steps[next];

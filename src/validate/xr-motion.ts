@@ -20,8 +20,11 @@ export function displacementValidator(spec: DisplacementValidatorSpec, ctx: Vali
   const ticks: number[] = [];
   const atFrom = momentWatcher(ctx, spec.from);
   const atTo = momentWatcher(ctx, spec.to);
+  let now: Vec3 | null = null;
   return {
+    trace: () => (start && now ? axesDistance(ctx, start, now, spec.axes) : null),
     observe(frame) {
+      now = read(frame)?.position ?? null;
       if (atFrom(frame)) {
         start = read(frame)?.position ?? null;
         ticks.push(frame.tick);
@@ -51,13 +54,17 @@ export function rmsValidator(spec: RmsValidatorSpec, ctx: ValidatorContext): Val
   let n = 0;
   let worst = -1;
   let worstTick = -1;
+  let current: number | null = null;
   return {
+    trace: () => current,
     observe(frame) {
+      current = null;
       if (!inWindow(frame.time, spec.window)) return;
       const a = read(frame);
       const b = reference(frame);
       if (!a || !b) return;
       const d = axesDistance(ctx, a.position, b.position, spec.axes);
+      current = d;
       sum += d * d;
       n++;
       if (d > worst) [worst, worstTick] = [d, frame.tick];
@@ -79,8 +86,11 @@ export function followValidator(spec: FollowValidatorSpec, ctx: ValidatorContext
   let worstTick = -1;
   let sum = 0;
   let n = 0;
+  let current: number | null = null;
   return {
+    trace: () => current,
     observe(frame: FrameView) {
+      current = null;
       if (spec.between) {
         if (hasEvent(ctx, startEvent)) {
           active = true;
@@ -95,6 +105,7 @@ export function followValidator(spec: FollowValidatorSpec, ctx: ValidatorContext
       const rel: Vec3 = [a.position[0] - b.position[0], a.position[1] - b.position[1], a.position[2] - b.position[2]];
       if (spec.offset === 'initial' && !offset) offset = rel;
       const e = offset ? dist(rel, offset) : Math.hypot(rel[0], rel[1], rel[2]);
+      current = e;
       sum += e * e;
       n++;
       if (e > worst || worstTick < 0) [worst, worstTick] = [e, frame.tick];
@@ -149,11 +160,14 @@ export function presenceValidator(spec: PresenceValidatorSpec, ctx: ValidatorCon
   let present = 0;
   let frames = 0;
   let lastTick = -1;
+  let current: number | null = null;
   return {
+    trace: () => current,
     observe(frame) {
+      current = read(frame) ? 1 : 0;
       if (!inWindow(frame.time, spec.window)) return;
       frames++;
-      if (read(frame)) {
+      if (current === 1) {
         present++;
         lastTick = frame.tick;
       }

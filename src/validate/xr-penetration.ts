@@ -19,15 +19,19 @@ export function penetrationValidator(spec: PenetrationValidatorSpec, ctx: Valida
   let deepest = 0;
   let tick = -1;
   let samples = 0;
+  let current: number | null = null;
   return {
+    trace: () => current,
     observe(frame) {
       scene.advance(frame);
+      current = null;
       if (!inWindow(frame.time, spec.window)) return;
       const p = read(frame);
       if (!p) return;
       samples++;
       const d = signedDistance(scene.geometry, PrimitiveKind.Static, p.position[0], p.position[1], p.position[2], spec.radius + 0.5, normal, owner);
       const depth = spec.radius - d;
+      current = depth;
       if (depth > deepest) [deepest, tick] = [depth, frame.tick];
     },
     finish() {

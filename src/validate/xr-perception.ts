@@ -65,12 +65,16 @@ export function visibleValidator(spec: VisibleValidatorSpec, ctx: ValidatorConte
   let seen = 0;
   let frames = 0;
   let firstHidden = -1;
+  let current: number | null = null;
   return {
+    trace: () => current,
     observe(frame: FrameView) {
+      current = null;
       if (!inWindow(frame.time, spec.window)) return;
       frames++;
       const p = read(frame);
-      if (p && visibleFrom(frame.channel('head')!, p.position, spec.fovDeg ?? 90, geometry)) seen++;
+      current = p && visibleFrom(frame.channel('head')!, p.position, spec.fovDeg ?? 90, geometry) ? 1 : 0;
+      if (current === 1) seen++;
       else if (firstHidden < 0) firstHidden = frame.tick;
     },
     finish() {

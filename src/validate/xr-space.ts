@@ -16,6 +16,7 @@ export function coverageValidator(spec: CoverageValidatorSpec, ctx: ValidatorCon
   const covered = new Uint8Array(points.length);
   const ticks: number[] = [];
   return {
+    trace: () => (points.length ? covered.reduce((a, b) => a + b, 0) / points.length : null),
     observe(frame) {
       if (!inWindow(frame.time, spec.window)) return;
       const p = read(frame);

@@ -4,25 +4,34 @@
 import { ExitCode, XrsimInputError } from '../../errors.js';
 import type { Handedness } from '../../session/spec.js';
 
-import { parseSeeds } from '../../sweep/matrix.js';
+import { parseSeeds, parseShard } from '../../sweep/matrix.js';
+import { readResults } from '../../sweep/results.js';
+import { writeReports } from '../../report/write.js';
 import { runSweep, type SweepProgress, type SweepSummary } from '../../sweep/run.js';
-import { parseNumberArg, printJson, type Command } from '../command.js';
+import { parseChoiceArg, parseNumberArg, printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 
 /** `xrsim sweep [TASK-GLOB...]`. */
 export const sweepCommand: Command = {
   name: 'sweep',
   summary: 'run the task suite over seeds, hands and scenes on a worker pool',
-  help: `xrsim sweep [TASK-GLOB...] [--seeds 1..N|LIST] [--hands both|right|left] [--scenes default|all|LIST]
-             [--workers N] [--time-limit SECONDS] [--out DIR] [--json]
+  help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME] [--seeds 1..N|LIST] [--hands both|right|left]
+             [--scenes default|all|LIST] [--workers N] [--time-limit SECONDS] [--shard K/N]
+             [--keep-streams failed|all|none] [--junit FILE] [--html FILE] [--out DIR] [--json]
 
-  TASK-GLOB           task ids or globs such as 'physics/*' (default: the whole suite)
+  TASK-GLOB           task ids or globs such as 'physics/*', or task files (default: the whole suite)
+  --apps A            reference (default), all (every app of each task), or one app's name
   --seeds 1..N|LIST   seeds as a range or a comma list (default 1..3)
   --hands H           both (default), right or left
   --scenes S          default (each task's scene list), all (every library scene) or a comma list
   --workers N         worker threads (default: one per core)
   --time-limit S      wall-clock limit per session (default 300 s); a session past it is errored and its
                       worker replaced
+  --shard K/N         run only the K-th of N deterministic slices of the matrix (for CI matrices)
+  --keep-streams K    keep frame streams in DIR/streams: failed (default; failed and errored), all, none
+  --junit FILE        write JUnit XML: one test case per session and milestone
+  --html FILE         write a self-contained HTML report (pass matrix, metric histograms, plots of
+                      failed sessions)
   --out DIR           output folder for sweep.json and results.jsonl (default xrsim-out/sweep).
                       Run the same sweep again with the same --out to finish an interrupted one.
   --json              print the summary as one JSON object on the last line
@@ -34,6 +43,11 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
     scenes: { type: 'string' },
     workers: { type: 'string' },
     'time-limit': { type: 'string' },
+    apps: { type: 'string' },
+    shard: { type: 'string' },
+    'keep-streams': { type: 'string' },
+    junit: { type: 'string' },
+    html: { type: 'string' },
     out: { type: 'string' },
   },
   positionals: true,
@@ -41,9 +55,14 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
     const v = values as Record<string, string | undefined>;
     const hands = parseHands(v.hands);
     const scenes = v.scenes === undefined || v.scenes === 'default' ? 'default' : v.scenes === 'all' ? 'all' : v.scenes.split(',');
+    const keepStreams = parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, 'failed');
+    const shard = v.shard === undefined ? undefined : parseShard(v.shard);
     const progress = progressPrinter();
     const sweep = runSweep({
       tasks: positionals,
+      apps: v.apps,
+      shard,
+      keepStreams,
       seeds: v.seeds === undefined ? undefined : parseSeeds(v.seeds),
       hands,
       scenes,
@@ -56,6 +75,7 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
     while (!next.done) next = await sweep.next();
     const summary = next.value;
     progress.finish();
+    if (v.junit || v.html) writeReports(readResults(summary.out), { junit: v.junit, html: v.html, title: `xrsim sweep ${summary.out}` });
     if (json) printJson(summary);
     else printSummary(summary);
     return summary.passed === summary.sessions ? ExitCode.ok : ExitCode.failed;
