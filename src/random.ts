@@ -5,6 +5,9 @@
  */
 import seedrandom from 'seedrandom';
 
+/** Subsystems that perturbation seeds re-draw. */
+export const PERTURBATION_SUBSYSTEMS = /^(tremor-|jitter-|tracking-noise$|depth-noise$|actor-timing$)/;
+
 /** A deterministic source of uniform numbers in [0, 1). */
 export interface RandomStream {
   /** Next uniform number in [0, 1). */
@@ -17,13 +20,22 @@ export interface RandomStream {
 export class RandomStreams {
   private readonly streams = new Map<string, RandomStream>();
 
-  constructor(readonly seed: number) {}
+  /**
+   * @param perturbationSeed when given, the perturbation subsystems (tremor, jitter, tracking and depth
+   *   noise, actor timing) draw from it instead of `seed`: the same session with other perturbations, for
+   *   flakiness studies. Everything else (initial conditions, apps) still follows `seed`.
+   */
+  constructor(
+    readonly seed: number,
+    readonly perturbationSeed?: number,
+  ) {}
 
   /** The stream for `subsystem`, created on first use. */
   get(subsystem: string): RandomStream {
     let stream = this.streams.get(subsystem);
     if (!stream) {
-      const prng = seedrandom(`${this.seed}/${subsystem}`);
+      const perturbed = this.perturbationSeed !== undefined && PERTURBATION_SUBSYSTEMS.test(subsystem);
+      const prng = seedrandom(perturbed ? `${this.perturbationSeed}/perturbation/${subsystem}` : `${this.seed}/${subsystem}`);
       stream = {
         next: () => prng.double(),
         uniform: (low, high) => low + (high - low) * prng.double(),

@@ -18,7 +18,7 @@ describe('matrix', () => {
     const entries = expandMatrix();
     const sceneCounts = listTaskIds().map((id) => (loadTask(id).spec.scenes ?? [loadTask(id).spec.scene]).length);
     expect(entries).toHaveLength(sceneCounts.reduce((a, b) => a + b, 0) * 3 * 2);
-    expect(entries[0].spec).toEqual({ task: 'physics/cube-move', scene: 'empty-lab', seed: 1, dominantHand: 'right' });
+    expect(entries[0].spec).toEqual({ task: 'physics/cube-move', app: 'reference', scene: 'empty-lab', seed: 1, dominantHand: 'right' });
     expect(new Set(entries.map((e) => e.key)).size).toBe(entries.length);
     expect(expandMatrix().map((e) => e.key)).toEqual(entries.map((e) => e.key));
   });

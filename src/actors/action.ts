@@ -23,6 +23,8 @@ export interface ActorContext {
   readonly physics: PhysicsWorld;
   /** The app's published tags (as of the last app frame), or null without an app. */
   readonly tags: TagRegistry | null;
+  /** A wait's duration as this session plays it: jittered in perturbation mode, unchanged otherwise. */
+  jitter(seconds: number): number;
   /** How many times the app has emitted an event of this name so far. */
   appEventCount(name: string): number;
   /** A dynamic body's world position by id (`ball`, `scene:mug`), or null if unknown. */

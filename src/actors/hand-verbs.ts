@@ -115,12 +115,46 @@ export function handVerbs(ref: SideRef): HandVerbs {
       const t = asTarget(target);
       const approach = o.approach ?? 0.06;
       const press = o.pressSeconds ?? 0.3;
-      return sequence(`${name}.poke(${t.label})`, [
-        timed(`${name}.pose(poke)`, 0.22, (ctx) => ctx.user.hand(ref).pose('poke', { duration: 0.2 })),
-        reach(along(t, approach), { duration: 0.6 }),
-        reach(along(t, -(o.depth ?? 0.01)), { duration: press }),
-        reach(along(t, approach), { duration: press }),
-      ]);
+      // Pose, approach along the normal, press in, withdraw. A target that jumps during the press (a moving
+      // button) is re-approached, as a person re-aims: up to three times.
+      let phase = 0;
+      let current: Action | null = null;
+      let pressedAt: Vec3 | null = null;
+      let attempts = 0;
+      const phases = [
+        () => timed(`${name}.pose(poke)`, 0.22, (ctx) => ctx.user.hand(ref).pose('poke', { duration: 0.2 })),
+        () => reach(along(t, approach), { duration: 0.6 }),
+        () => reach(along(t, -(o.depth ?? 0.01)), { duration: press }),
+        () => reach(along(t, approach), { duration: press }),
+      ];
+      const enter = (ctx: ActorContext, k: number) => {
+        phase = k;
+        current = phases[k]();
+        current.start(ctx);
+        pressedAt = k === 2 ? (t.resolve(ctx)?.point ?? null) : pressedAt;
+      };
+      return {
+        label: `${name}.poke(${t.label})`,
+        start(ctx) {
+          attempts = 0;
+          enter(ctx, 0);
+        },
+        update(ctx) {
+          for (;;) {
+            if (phase === 2 && pressedAt && attempts < 3) {
+              const now = t.resolve(ctx)?.point;
+              if (now && Math.hypot(now[0] - pressedAt[0], now[1] - pressedAt[1], now[2] - pressedAt[2]) > 0.02) {
+                attempts++;
+                enter(ctx, 1);
+              }
+            }
+            const status = current!.update(ctx);
+            if (status !== 'done') return status;
+            if (phase === phases.length - 1) return 'done';
+            enter(ctx, phase + 1);
+          }
+        },
+      };
     },
     trace(path, o = {}) {
       const speed = o.speed ?? 0.3;

@@ -3,7 +3,7 @@
  */
 import type { Vec3 } from '../geometry/types.js';
 import type { DetectedPlane } from '../sensing/planes.js';
-import { timed, type Action, type ActorContext } from './action.js';
+import type { Action, ActorContext } from './action.js';
 
 /** What an `until` predicate can look at. */
 export interface ActorView {
@@ -30,9 +30,18 @@ export function actorView(ctx: ActorContext): ActorView {
   };
 }
 
-/** Waits `seconds` of simulated time. */
+/** Waits `seconds` of simulated time (±10 %, seeded, in perturbation mode). */
 export function wait(seconds: number): Action {
-  return timed(`wait(${seconds})`, seconds, () => undefined);
+  let duration = seconds;
+  let started = 0;
+  return {
+    label: `wait(${seconds})`,
+    start(ctx) {
+      started = ctx.t;
+      duration = ctx.jitter(seconds);
+    },
+    update: (ctx) => (ctx.t - started + 1e-9 >= duration ? 'done' : 'running'),
+  };
 }
 
 /** Waits until `predicate` holds; fails after `timeout` seconds (default 10). */

@@ -5,6 +5,8 @@
 import { ExitCode, StreamDamageError, XrsimInputError } from '../errors.js';
 import { PACKAGE_VERSION } from '../paths.js';
 import { parseCommandArgs, printJson, type Command } from './command.js';
+import { compareCommand } from './commands/compare.js';
+import { flakyCommand } from './commands/flaky.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
 import { poseCommand } from './commands/pose.js';
@@ -13,7 +15,7 @@ import { runCommand } from './commands/run.js';
 import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
 
-const COMMANDS: Command[] = [sweepCommand, runCommand, inspectCommand, verifyCommand, renderCommand, listCommand, poseCommand];
+const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, inspectCommand, verifyCommand, renderCommand, listCommand, poseCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -36,6 +36,8 @@ import { validateSensingOptions, validateUserOptions } from '../task/load.js';
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
   seed: number;
+  /** Re-draws the perturbations (tremor, jitter, noise, actor timing) without changing anything else. */
+  perturbationSeed?: number;
   dominantHand?: Handedness;
   record?: RecordOptions;
 }
@@ -75,8 +77,9 @@ export class Session {
     readonly dominantHand: Handedness,
     private readonly recordOptions: RecordOptions | undefined,
     programs: { app: AppModule | null; actors: ActorScript | null },
+    readonly perturbationSeed?: number,
   ) {
-    this.state = new SimState(rapier, model, seed, dominantHand);
+    this.state = new SimState(rapier, model, seed, dominantHand, perturbationSeed);
     this.user = userControls(this.state.user);
     this.sensing = this.state.sensing;
     this.environment = this.state.sensing.environment;
@@ -96,6 +99,7 @@ export class Session {
         return state.physics;
       },
       tags: app?.tags ?? null,
+      jitter: model.user.perturbation ? jitterFrom(state.random.get('actor-timing'), model.user.perturbation.timingJitter) : (seconds) => seconds,
       appEventCount: (name) => app?.eventCount(name) ?? 0,
       bodyPosition: (id) => {
         const [origin, name] = id.startsWith('scene:') ? ['scene', id.slice(6)] : ['task', id.replace(/^task:/, '')];
@@ -113,7 +117,16 @@ export class Session {
             seed,
             dominantHand,
             // Everything `verify` needs to rebuild this exact model from the embedded sources.
-            spec: { task: model.taskId, scene: model.sceneId, seed, dominantHand, substeps: model.timing.substeps, duration: model.timing.duration, ...(model.sources.programs?.app ? { app: model.sources.programs.app.name } : {}) },
+            spec: {
+              task: model.taskId,
+              scene: model.sceneId,
+              seed,
+              dominantHand,
+              substeps: model.timing.substeps,
+              duration: model.timing.duration,
+              ...(model.sources.programs?.app ? { app: model.sources.programs.app.name } : {}),
+              ...(perturbationSeed !== undefined ? { perturbationSeed } : {}),
+            },
             encoding: recordOptions.encoding,
             chunkFrames: recordOptions.chunkFrames,
             compressionLevel: recordOptions.compressionLevel,
@@ -136,7 +149,7 @@ export class Session {
     const programs = model.sources.programs;
     const app = programs?.app ? await importApp(programs.app) : null;
     const actors = programs?.actors ? await importActors(programs.actors) : null;
-    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors });
+    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors }, options.perturbationSeed);
   }
 
   /** Current tick. */
@@ -268,5 +281,10 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   if (spec.user !== undefined) validateUserOptions(spec.user);
   if (spec.sensing !== undefined) validateSensingOptions(spec.sensing);
   const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing: spec.sensing, app: spec.app });
-  return Session.create(model, { seed: spec.seed, dominantHand: spec.dominantHand, record: spec.record });
+  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record });
+}
+
+/** Timing jitter of actor waits in perturbation mode: each wait lasts ±`fraction` of itself, seeded. */
+function jitterFrom(stream: { uniform(low: number, high: number): number }, fraction: number): (seconds: number) => number {
+  return (seconds) => seconds * (1 + stream.uniform(-fraction, fraction));
 }

@@ -32,6 +32,8 @@ export interface SessionSpec {
   scene?: string | SceneSpec;
   /** The session seed: a non-negative integer. Every random stream derives from it. */
   seed: number;
+  /** Re-draws the perturbation streams (tremor, jitter, noise, actor timing) and nothing else (flakiness studies). */
+  perturbationSeed?: number;
   /** Default `right`. */
   dominantHand?: Handedness;
   /** Physics steps per tick, overriding the task. */
@@ -51,7 +53,7 @@ export interface SessionSpec {
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'record']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'perturbationSeed', 'record']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -74,6 +76,7 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
     fail('scene', 'invalid scene', 'a scene id, a path or a scene object');
   }
   if (!isSeed(spec.seed)) fail('seed', `seed must be a non-negative integer, got ${JSON.stringify(spec.seed)}`, 'an integer from 0 to 2^53 - 1');
+  if (spec.perturbationSeed !== undefined && !isSeed(spec.perturbationSeed)) fail('perturbationSeed', `perturbationSeed must be a non-negative integer, got ${JSON.stringify(spec.perturbationSeed)}`, 'an integer from 0 to 2^53 - 1');
   const hand = spec.dominantHand ?? 'right';
   if (hand !== 'right' && hand !== 'left') fail('dominantHand', `unknown hand ${JSON.stringify(hand)}`, '"right" or "left"');
   if (spec.substeps !== undefined && !(Number.isInteger(spec.substeps) && (spec.substeps as number) >= 1 && (spec.substeps as number) <= 64)) {

@@ -48,8 +48,9 @@ export class SimState {
     readonly model: SimModel,
     seed: number,
     dominantHand: Handedness,
+    perturbationSeed?: number,
   ) {
-    this.random = new RandomStreams(seed);
+    this.random = new RandomStreams(seed, perturbationSeed);
     this.frame = new Frame(frameLayoutFor(model));
     this.frameHasher = new FrameHasher(this.frame.layout, true);
     // The user is placed first (tick 0), so the hands' kinematic bodies are created where the hands are.

@@ -60,7 +60,8 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
       };
       return report;
     }
-    const session = await Session.create(model, { seed: header.seed, dominantHand: header.dominantHand });
+    const perturbationSeed = (header.spec as { perturbationSeed?: number }).perturbationSeed;
+    const session = await Session.create(model, { seed: header.seed, perturbationSeed, dominantHand: header.dominantHand });
     const onFrame = (frame: FrameView, running: Session) => {
       if (frame.tick >= reader.frames) {
         report.firstDivergence = { tick: frame.tick, channel: 'time', detail: `the re-run has more frames than the stream's ${reader.frames}` };
@@ -101,9 +102,15 @@ function describeDifference(stored: Frame, live: FrameView, channels: readonly C
       if (stored.tick !== live.tick || stored.time !== live.time) {
         return { tick, channel: 'time', detail: `stored tick ${stored.tick} at ${stored.time} s, re-run tick ${live.tick} at ${live.time} s` };
       }
-    } else if (channel.kind === 'poses') {
+    } else if (channel.kind === 'poses' && channel.name === 'bodies') {
       const found = firstPoseDifference(stored.bodyPoses, live.bodyPoses, channel.ids ?? [], quantised);
       if (found) return { tick, channel: channel.name, detail: found };
+    } else if (channel.offset !== undefined && channel.bytes !== undefined) {
+      // Hands, head, controllers, contacts: name the channel and the first differing float.
+      const a = stored.channel(channel.name);
+      const b = live.channel(channel.name);
+      const at = a && b ? a.findIndex((v, k) => (quantised ? Math.abs(v - b[k]) > POSITION_QUANTUM : !Object.is(v, b[k]))) : -1;
+      if (at >= 0) return { tick, channel: channel.name, detail: `float ${at}: stored ${a![at]}, re-run ${b![at]}` };
     } else if (channel.kind === 'depth') {
       const found = depthDifference(stored.depthImage, live.depthImage);
       if (found) return { tick, channel: 'depth', detail: found };

@@ -15,6 +15,8 @@ export interface PerturbationOptions {
   jointJitterDeg?: number;
   /** Standard deviation of position noise on reported joints, metres (default 0.0005). */
   trackingNoise?: number;
+  /** Actor waits last ±this fraction of themselves (default 0.1). */
+  timingJitter?: number;
 }
 
 /** User options as written in a task or a session spec. Every field is optional. */
@@ -52,7 +54,7 @@ export interface UserModel {
   /** The tracking cone, and when the headset first finds the hands (seconds; 0 = from the start). */
   tracking: { halfAngle: number; range: number; pitch: number; handsFrom: number };
   maxPenetration: number;
-  perturbation: { tremorAmplitude: number; tremorBand: [number, number]; jointJitter: number; trackingNoise: number } | null;
+  perturbation: { tremorAmplitude: number; tremorBand: [number, number]; jointJitter: number; trackingNoise: number; timingJitter: number } | null;
   ipd: number;
 }
 
@@ -107,5 +109,6 @@ function resolvePerturbation(p: UserOptions['perturbation']): UserModel['perturb
     tremorBand: tremor?.frequency ?? [8, 12],
     jointJitter: ((options.jointJitterDeg ?? 0.5) * Math.PI) / 180,
     trackingNoise: options.trackingNoise ?? 0.0005,
+    timingJitter: options.timingJitter ?? 0.1,
   };
 }

@@ -3,7 +3,9 @@
  */
 import { ExitCode } from '../../errors.js';
 import { verifyStream } from '../../stream/verify.js';
-import { printJson, type Command } from '../command.js';
+import { existsSync, statSync } from 'node:fs';
+import { verifySweep } from '../../sweep/verify-sweep.js';
+import { parseNumberArg, printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
 
 /** `xrsim verify FILE.xrs`. */
@@ -11,14 +13,32 @@ export const verifyCommand: Command = {
   name: 'verify',
   summary: 're-run the session recorded in a stream and compare every frame’s hash',
   help: `xrsim verify FILE.xrs [--json]
+xrsim verify SWEEP-DIR [--sample N] [--workers N] [--json]
 
-Re-runs the spec in the stream's header (its scene and task are embedded, so no files are needed) and
+A stream: re-runs the spec in its header (its scene and task are embedded, so no files are needed) and
 compares the 64-bit hash of every frame. Prints "identical", or the first divergent tick and channel.
-Exit codes: 0 identical, 1 divergent (or a needed chunk is damaged), 2 not a complete stream.`,
-  options: {},
+A sweep folder: re-runs its sessions (or a sample of N spread over it) in reverse order on another pool
+and compares session hashes; a mismatch whose stream was kept is located to its first divergent tick and
+channel.
+Exit codes: 0 identical, 1 divergent (or a needed chunk is damaged), 2 not a complete stream or sweep.`,
+  options: { sample: { type: 'string' }, workers: { type: 'string' } },
   positionals: true,
-  async run({ positionals, json }) {
-    const report = await verifyStream(requireOnePath(positionals, 'FILE.xrs'));
+  async run({ values, positionals, json }) {
+    const path = requireOnePath(positionals, 'FILE.xrs or SWEEP-DIR');
+    if (existsSync(path) && statSync(path).isDirectory()) {
+      const v = values as Record<string, string | undefined>;
+      const report = await verifySweep(path, { sample: parseNumberArg('sample', v.sample, true), workers: parseNumberArg('workers', v.workers, true) });
+      if (json) printJson(report);
+      else {
+        for (const m of report.mismatches) {
+          const where = m.divergence ? `first divergent tick ${m.divergence.tick}, channel ${m.divergence.channel}: ${m.divergence.detail}` : 'no stream was kept to locate it (sweep with --keep-streams all)';
+          process.stdout.write(`MISMATCH ${m.session}: recorded ${m.recorded}, re-run ${m.rerun}; ${where}\n`);
+        }
+        process.stdout.write(`${report.identical}/${report.checked} sessions identical${report.skipped ? ` (${report.skipped} errored sessions skipped)` : ''}\n`);
+      }
+      return report.mismatches.length === 0 ? ExitCode.ok : ExitCode.failed;
+    }
+    const report = await verifyStream(path);
     if (json) printJson(report);
     else if (report.identical) {
       process.stdout.write(`identical: ${report.compared} frames, session hash ${report.sessionHash.rerun}\n`);

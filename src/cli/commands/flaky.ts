@@ -1,0 +1,85 @@
+/**
+ * `xrsim flaky`: run every session of a matrix several times and report what flips.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExitCode, XrsimInputError } from '../../errors.js';
+import { writeReports } from '../../report/write.js';
+import type { Handedness } from '../../session/spec.js';
+import { runFlaky } from '../../sweep/flaky.js';
+import { parseSeeds, parseShard } from '../../sweep/matrix.js';
+import { parseNumberArg, printJson, type Command } from '../command.js';
+import { table } from '../format.js';
+
+/** `xrsim flaky [TASK-GLOB...]`. */
+export const flakyCommand: Command = {
+  name: 'flaky',
+  summary: 'run every session several times (repeat or perturbation mode) and report milestones that flip',
+  help: `xrsim flaky [TASK-GLOB...] [--runs R] [--perturb] [--apps reference|all|NAME] [--seeds 1..N|LIST]
+             [--hands both|right|left] [--scenes default|all|LIST] [--shard K/N] [--workers N]
+             [--time-limit SECONDS] [--out DIR] [--html FILE] [--json]
+
+  --runs R      runs per session (default 3)
+  --perturb     perturbation mode: each run with another perturbation seed (tremor, joint jitter,
+                tracking and sensor noise, actor timing); without it, plain repeats, which must agree
+  --out DIR     where flaky.json goes (default xrsim-out/flaky)
+  --html FILE   an HTML report with the flaky table and the first run's matrix
+Other options as for xrsim sweep.
+
+Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a hash differed), 2 bad input.`,
+  options: {
+    runs: { type: 'string' },
+    perturb: { type: 'boolean' },
+    apps: { type: 'string' },
+    seeds: { type: 'string' },
+    hands: { type: 'string' },
+    scenes: { type: 'string' },
+    shard: { type: 'string' },
+    workers: { type: 'string' },
+    'time-limit': { type: 'string' },
+    out: { type: 'string' },
+    html: { type: 'string' },
+  },
+  positionals: true,
+  async run({ values, positionals, json }) {
+    const v = values as Record<string, string | undefined>;
+    const hands: Handedness[] = v.hands === undefined || v.hands === 'both' ? ['right', 'left'] : v.hands === 'right' || v.hands === 'left' ? [v.hands] : [];
+    if (hands.length === 0) throw new XrsimInputError(`--hands must be both, right or left, got "${v.hands}"`);
+    const out = v.out ?? 'xrsim-out/flaky';
+    try {
+      mkdirSync(out, { recursive: true });
+    } catch (err) {
+      throw new XrsimInputError(`cannot write to --out ${out}: ${(err as Error).message}`, { expected: 'a writable folder' });
+    }
+    const report = await runFlaky({
+      tasks: positionals,
+      apps: v.apps,
+      seeds: v.seeds === undefined ? undefined : parseSeeds(v.seeds),
+      hands,
+      scenes: v.scenes === undefined || v.scenes === 'default' ? 'default' : v.scenes === 'all' ? 'all' : v.scenes.split(','),
+      shard: v.shard === undefined ? undefined : parseShard(v.shard),
+      runs: parseNumberArg('runs', v.runs, true),
+      perturb: values.perturb === true,
+      workers: parseNumberArg('workers', v.workers, true),
+      timeLimitSeconds: parseNumberArg('time-limit', v['time-limit'], false),
+      onProgress: (done, total) => {
+        if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} runs`);
+      },
+    });
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    const { results, ...summary } = report;
+    writeFileSync(join(out, 'flaky.json'), `${JSON.stringify({ ...summary, results }, null, 1)}\n`);
+    if (v.html) writeReports(results.map((runs) => runs[0]), { html: v.html, title: `xrsim flaky (${report.mode}, ${report.runs} runs)`, flaky: report.milestones });
+    if (json) printJson(summary);
+    else {
+      process.stdout.write(table([['task', 'candidates', 'flipped', 'flip rate'], ...report.tasks.map((t) => [t.task, String(t.candidates), String(t.flipped), `${(t.flipRate * 100).toFixed(1)}%`])], ''));
+      for (const m of report.milestones) {
+        process.stdout.write(`flaky: ${m.task} › ${m.milestone}: ${m.flipped}/${m.candidates} candidates; e.g. ${m.example.map((e) => `run ${e.run} ${e.passed ? 'pass' : 'fail'} (metric ${e.metric ?? 'never'}, ticks ${e.ticks.join(', ') || '–'})`).join('; ')}\n`);
+      }
+      if (report.mode === 'repeat' && report.hashMismatches.length) process.stdout.write(`session hashes differ across runs: ${report.hashMismatches.join('; ')}\n`);
+      process.stdout.write(`${report.mode} mode, ${report.runs} runs: ${report.candidates} candidates, flip rate ${(report.flipRate * 100).toFixed(1)}% · ${join(out, 'flaky.json')}\n`);
+    }
+    const hashProblem = report.mode === 'repeat' && report.hashMismatches.length > 0;
+    return report.milestones.length > 0 || hashProblem ? ExitCode.failed : ExitCode.ok;
+  },
+};

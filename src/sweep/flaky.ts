@@ -1,0 +1,118 @@
+/**
+ * Flakiness studies: every session of a matrix run R times, and the verdicts compared.
+ * - Repeat mode runs the identical spec R times: the kernel is deterministic, so nothing may flip, and
+ *   the session hashes must agree.
+ * - Perturbation mode runs it with R perturbation seeds (tremor, joint jitter, tracking and sensor noise,
+ *   actor timing), keeping everything else (initial conditions, the app's random stream) fixed.
+ * A candidate (one session of the matrix) flips on a milestone when its runs disagree on it; the flip rate
+ * is the share of candidates that flip, in the GenXR-Bench sense.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { XrsimInputError } from '../errors.js';
+import { loadTask } from '../task/load.js';
+import type { FlakyRow } from '../report/html.js';
+import type { SessionResult } from '../session/result.js';
+import { runOnPool, SESSION_WORKER } from '../session/isolated.js';
+import { sessionIdentity } from './compare.js';
+import { expandMatrix, type SweepOptions } from './matrix.js';
+
+/** Options of {@link runFlaky}. */
+export interface FlakyOptions extends SweepOptions {
+  /** Runs per session (default 3). */
+  runs?: number;
+  /** Perturbation mode (default: repeat mode). */
+  perturb?: boolean;
+  workers?: number;
+  timeLimitSeconds?: number;
+  onProgress?(done: number, total: number): void;
+}
+
+/** What a flakiness study found. */
+export interface FlakyReport {
+  mode: 'repeat' | 'perturbation';
+  runs: number;
+  candidates: number;
+  /** Share of candidates whose overall verdict differs across runs. */
+  flipRate: number;
+  tasks: { task: string; candidates: number; flipped: number; flipRate: number }[];
+  /** Milestones that flipped for at least one candidate, with one flipping candidate's runs. */
+  milestones: (FlakyRow & { flipRate: number })[];
+  /** Candidates whose session hashes differ across runs (only meaningful in repeat mode). */
+  hashMismatches: string[];
+  /** Every run's result, candidate by candidate. */
+  results: SessionResult[][];
+}
+
+/** Runs a flakiness study. */
+export async function runFlaky(options: FlakyOptions = {}): Promise<FlakyReport> {
+  const runs = options.runs ?? 3;
+  if (!Number.isInteger(runs) || runs < 2) throw new XrsimInputError(`--runs must be an integer of at least 2, got ${runs}`, { expected: 'an integer ≥ 2' });
+  const workers = options.workers ?? availableParallelism();
+  if (!Number.isInteger(workers) || workers < 1) throw new XrsimInputError(`--workers must be a positive integer, got ${workers}`);
+  const entries = expandMatrix(options);
+  const pool = new Piscina({ filename: SESSION_WORKER, minThreads: Math.min(workers, entries.length), maxThreads: workers });
+  let done = 0;
+  const total = entries.length * runs;
+  try {
+    const results = await Promise.all(
+      entries.map((entry) =>
+        Promise.all(
+          Array.from({ length: runs }, (_, r) => {
+            const task = loadTask(entry.spec.task).spec;
+            const spec = options.perturb ? { ...entry.spec, user: { perturbation: task.user?.perturbation ?? true }, perturbationSeed: r + 1 } : entry.spec;
+            return runOnPool(pool, spec, options.timeLimitSeconds).then((result) => {
+              options.onProgress?.(++done, total);
+              return result;
+            });
+          }),
+        ),
+      ),
+    );
+    return summariseFlaky(results, options.perturb ? 'perturbation' : 'repeat');
+  } finally {
+    await pool.destroy();
+  }
+}
+
+/** Flip rates from each candidate's runs. */
+export function summariseFlaky(results: SessionResult[][], mode: FlakyReport['mode']): FlakyReport {
+  const byTask = new Map<string, { candidates: number; flipped: number }>();
+  const byMilestone = new Map<string, FlakyReport['milestones'][number]>();
+  let flippedCandidates = 0;
+  const hashMismatches: string[] = [];
+  for (const runs of results) {
+    const first = runs[0];
+    const task = byTask.get(first.task) ?? { candidates: 0, flipped: 0 };
+    task.candidates++;
+    const verdictFlips = new Set(runs.map((r) => r.status)).size > 1;
+    if (verdictFlips) {
+      task.flipped++;
+      flippedCandidates++;
+    }
+    byTask.set(first.task, task);
+    if (new Set(runs.map((r) => r.hash)).size > 1) hashMismatches.push(sessionIdentity(first));
+    for (const m of first.milestones) {
+      const key = `${first.task}\u0000${m.id}`;
+      const row = byMilestone.get(key) ?? { task: first.task, milestone: m.id, flipped: 0, candidates: 0, flipRate: 0, example: [] };
+      row.candidates++;
+      const outcomes = runs.map((r) => r.milestones.find((x) => x.id === m.id));
+      if (new Set(outcomes.map((o) => o?.passed ?? false)).size > 1) {
+        row.flipped++;
+        if (row.example.length === 0) row.example = outcomes.map((o, run) => ({ run: run + 1, passed: o?.passed ?? false, metric: o?.metric ?? null, ticks: o?.ticks ?? [] }));
+      }
+      byMilestone.set(key, row);
+    }
+  }
+  const milestones = [...byMilestone.values()].filter((r) => r.flipped > 0).map((r) => ({ ...r, flipRate: r.flipped / r.candidates }));
+  return {
+    mode,
+    runs: results[0]?.length ?? 0,
+    candidates: results.length,
+    flipRate: results.length ? flippedCandidates / results.length : 0,
+    tasks: [...byTask].map(([task, t]) => ({ task, ...t, flipRate: t.flipped / t.candidates })),
+    milestones,
+    hashMismatches,
+    results,
+  };
+}
