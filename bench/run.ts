@@ -1,17 +1,19 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands|depth|suite [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
 import { depthBenchmark } from './depth.js';
 import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
 import { suiteBenchmark } from './suite.js';
+import { sweepBenchmark } from './sweep.js';
 
 const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ details: unknown; summary: Record<string, number | null> }>> = {
   kernel: kernelBenchmark,
   hands: handsBenchmark,
   depth: depthBenchmark,
   suite: suiteBenchmark,
+  sweep: sweepBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -181,9 +181,24 @@ export { FrameHasher } from './frame/hash.js';
 
 // Sweeps
 /** Runs a suite over seeds, hands and scenes on a worker pool; results are appended to `results.jsonl`. */
-export { runSweep, summarise, SESSION_WORKER, type RunSweepOptions, type SweepProgress, type SweepSummary, type TaskSummary } from './sweep/run.js';
+export { runSweep, createSessionPool, summarise, SESSION_WORKER, type RunSweepOptions, type SweepProgress, type SweepSummary, type TaskSummary } from './sweep/run.js';
 /** Expands sweep options into session specs in a deterministic order. */
-export { expandMatrix, matchTasks, parseSeeds, type SweepOptions, type SweepEntry } from './sweep/matrix.js';
+export { expandMatrix, matchTasks, parseSeeds, parseShard, type SweepOptions, type SweepEntry } from './sweep/matrix.js';
+/** Reading a sweep folder's results. */
+export { readResults } from './sweep/results.js';
+/** Comparing two sweeps: regressions, fixes, score changes, new errors. */
+export { compareSweeps, sessionIdentity, type SweepComparison, type ComparedSession, type ScoreChange } from './sweep/compare.js';
+/** Flakiness studies: repeat and perturbation modes. */
+export { runFlaky, summariseFlaky, type FlakyOptions, type FlakyReport } from './sweep/flaky.js';
+/** Re-running a sweep folder's sessions to check their hashes. */
+export { verifySweep, type SweepVerifyReport, type HashMismatch } from './sweep/verify-sweep.js';
+/** Sessions in worker threads with a wall-clock limit. */
+export { runSessionIsolated, runOnPool, DEFAULT_TIME_LIMIT } from './session/isolated.js';
+/** Reports: JUnit XML, the self-contained HTML report, and traces of recorded sessions. */
+export { junitXml, sessionLabel } from './report/junit.js';
+export { htmlReport, type ReportInput, type FlakyRow } from './report/html.js';
+export { writeReports, type ReportOptions } from './report/write.js';
+export { traceStream, type ValidatorTrace } from './report/traces.js';
 /** The sweep output folder. */
 export { SweepFolder, type SweepManifest, type SweepResultLine } from './sweep/results.js';
 

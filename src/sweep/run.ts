@@ -20,6 +20,11 @@ export interface RunSweepOptions extends SweepOptions {
   workers?: number;
   /** Wall-clock limit per session, seconds (default 300): a session past it is `errored` (timeout). */
   timeLimitSeconds?: number;
+  /**
+   * A pool of session workers to run on (from {@link createSessionPool}), kept warm across sweeps by a
+   * harness that runs several; `workers` is then ignored. Default: a new pool for this sweep.
+   */
+  pool?: Piscina;
   /** Which sessions' frame streams to keep in `out/streams/<key>.xrs` (default `failed`: failed and errored). */
   keepStreams?: 'failed' | 'all' | 'none';
   /** Called after each session with counts so far. */
@@ -82,7 +87,7 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   }
   const resumed = results.size;
   const pending = entries.filter((e) => !results.has(e.key));
-  const pool = new Piscina({ filename: SESSION_WORKER, minThreads: Math.min(workers, pending.length || 1), maxThreads: workers });
+  const pool = options.pool ?? createSessionPool(workers);
   const counts = { failed: 0, errored: 0 };
   for (const r of results.values()) count(r, counts);
   const keep = options.keepStreams ?? 'failed';
@@ -115,7 +120,7 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
     }
   } finally {
     folder.close();
-    await pool.destroy();
+    if (!options.pool) await pool.destroy();
   }
   return summarise(options.out, entries.map((e) => results.get(e.key)!));
 }
@@ -149,4 +154,9 @@ export function summarise(out: string, results: SessionResult[]): SweepSummary {
     errored: tasks.reduce((s, t) => s + t.errored, 0),
     tasks,
   };
+}
+
+/** A warm pool of `workers` session workers: one Rapier initialisation each, whole sessions per job. */
+export function createSessionPool(workers: number): Piscina {
+  return new Piscina({ filename: SESSION_WORKER, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
 }

@@ -1,0 +1,64 @@
+/**
+ * The HTML report in real Chromium (a system test: CI installs Chromium; skipped only with
+ * XRSIM_SKIP_SYSTEM=1): it opens offline, renders with no console errors, and shows the pass matrix,
+ * the metric histograms, the plots of failed sessions and the flaky table.
+ */
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, xrsim } from './helpers/cli.js';
+
+const SKIP_SYSTEM = process.env.XRSIM_SKIP_SYSTEM === '1';
+const CHROMIUM = process.env.XRSIM_CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+describe.skipIf(SKIP_SYSTEM)('the HTML report in Chromium (system test)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(path: string) {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    // Offline: any request beyond the file itself would fail the test.
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`file://${path}`);
+    return { page, errors, requests };
+  }
+
+  it('renders a sweep report with no console errors: matrix, histograms, plots of failed sessions', async () => {
+    const out = tempDir();
+    const html = join(out, 'report.html');
+    expect(xrsim('sweep', 'xr/poke*', 'xr/palm*', '--apps', 'all', '--seeds', '1', '--scenes', 'office', '--out', out, '--html', html).code).toBe(1);
+    const { page, errors, requests } = await open(html);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([`file://${html}`]);
+    const matrix = await page.locator('table').first().innerText();
+    expect(matrix).toMatch(/xr\/poke-button · counts-frames\s+0\/1\s+0\/1/);
+    expect(matrix).toMatch(/xr\/palm-menu · reference\s+1\/1\s+1\/1/);
+    expect(await page.locator('h2').allInnerTexts()).toEqual(['Pass matrix (sessions passed over seeds)', 'Milestone metrics against their thresholds', 'Failed and errored sessions']);
+    // A histogram per milestone, and for each failed session its failed milestones over time.
+    expect(await page.locator('svg .bar').count()).toBeGreaterThan(50);
+    expect(await page.locator('svg path.series').count()).toBeGreaterThanOrEqual(8);
+    expect(await page.locator('svg line.threshold').count()).toBeGreaterThan(8);
+    await page.close();
+  });
+
+  it('renders the flaky report with its table', async () => {
+    const out = tempDir();
+    const html = join(out, 'flaky.html');
+    xrsim('flaky', 'xr/poke*', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--perturb', '--runs', '2', '--out', out, '--html', html);
+    const { page, errors } = await open(html);
+    expect(errors).toEqual([]);
+    const headings = await page.locator('h2').allInnerTexts();
+    expect(headings.some((h) => h === 'Flakiness' || h === 'Flaky milestones')).toBe(true);
+    await page.close();
+  });
+});
