@@ -116,3 +116,15 @@ export function parseSeeds(text: string): number[] {
   if (list.every((s) => /^\d+$/.test(s) && Number.isSafeInteger(Number(s)))) return [...new Set(list.map(Number))];
   throw new XrsimInputError(`--seeds must be a range such as 1..3 or a list such as 1,5,9, got "${text}"`, { expected: 'A..B or a comma-separated list of non-negative integers' });
 }
+
+/** Parses `--hands both|right|left`. */
+export function parseHands(text: string | undefined): Handedness[] {
+  if (text === undefined || text === 'both') return ['right', 'left'];
+  if (text === 'right' || text === 'left') return [text];
+  throw new XrsimInputError(`--hands must be both, right or left, got "${text}"`, { expected: 'both, right or left' });
+}
+
+/** Parses `--scenes default|all|LIST`. */
+export function parseScenes(text: string | undefined): SweepOptions['scenes'] {
+  return text === undefined || text === 'default' ? 'default' : text === 'all' ? 'all' : text.split(',');
+}

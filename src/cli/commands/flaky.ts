@@ -5,9 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode, XrsimInputError } from '../../errors.js';
 import { writeReports } from '../../report/write.js';
-import type { Handedness } from '../../session/spec.js';
 import { runFlaky } from '../../sweep/flaky.js';
-import { parseSeeds, parseShard } from '../../sweep/matrix.js';
+import { parseHands, parseScenes, parseSeeds, parseShard } from '../../sweep/matrix.js';
 import { parseNumberArg, printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 
@@ -43,8 +42,7 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
   positionals: true,
   async run({ values, positionals, json }) {
     const v = values as Record<string, string | undefined>;
-    const hands: Handedness[] = v.hands === undefined || v.hands === 'both' ? ['right', 'left'] : v.hands === 'right' || v.hands === 'left' ? [v.hands] : [];
-    if (hands.length === 0) throw new XrsimInputError(`--hands must be both, right or left, got "${v.hands}"`);
+    const hands = parseHands(v.hands);
     const out = v.out ?? 'xrsim-out/flaky';
     try {
       mkdirSync(out, { recursive: true });
@@ -56,7 +54,7 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
       apps: v.apps,
       seeds: v.seeds === undefined ? undefined : parseSeeds(v.seeds),
       hands,
-      scenes: v.scenes === undefined || v.scenes === 'default' ? 'default' : v.scenes === 'all' ? 'all' : v.scenes.split(','),
+      scenes: parseScenes(v.scenes),
       shard: v.shard === undefined ? undefined : parseShard(v.shard),
       runs: parseNumberArg('runs', v.runs, true),
       perturb: values.perturb === true,

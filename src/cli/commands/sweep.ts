@@ -1,10 +1,9 @@
 /**
  * `xrsim sweep`: the main job, a regression sweep of the task suite over seeds, hands and scenes.
  */
-import { ExitCode, XrsimInputError } from '../../errors.js';
-import type { Handedness } from '../../session/spec.js';
+import { ExitCode } from '../../errors.js';
 
-import { parseSeeds, parseShard } from '../../sweep/matrix.js';
+import { parseHands, parseScenes, parseSeeds, parseShard } from '../../sweep/matrix.js';
 import { readResults } from '../../sweep/results.js';
 import { writeReports } from '../../report/write.js';
 import { runSweep, type SweepProgress, type SweepSummary } from '../../sweep/run.js';
@@ -54,7 +53,7 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
   async run({ values, positionals, json }) {
     const v = values as Record<string, string | undefined>;
     const hands = parseHands(v.hands);
-    const scenes = v.scenes === undefined || v.scenes === 'default' ? 'default' : v.scenes === 'all' ? 'all' : v.scenes.split(',');
+    const scenes = parseScenes(v.scenes);
     const keepStreams = parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, 'failed');
     const shard = v.shard === undefined ? undefined : parseShard(v.shard);
     const progress = progressPrinter();
@@ -81,12 +80,6 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
     return summary.passed === summary.sessions ? ExitCode.ok : ExitCode.failed;
   },
 };
-
-function parseHands(text: string | undefined): Handedness[] {
-  if (text === undefined || text === 'both') return ['right', 'left'];
-  if (text === 'right' || text === 'left') return [text];
-  throw new XrsimInputError(`--hands must be both, right or left, got "${text}"`);
-}
 
 /** A live bar on a terminal, one plain line per session otherwise. Written to stderr. */
 function progressPrinter(): ((p: SweepProgress) => void) & { finish(): void } {
