@@ -33,8 +33,10 @@ describe('kill and resume', () => {
     const whole = tempDir();
     expect(xrsim(...args, '--out', whole).code).toBe(0);
     const killed = tempDir();
-    // Kill after a random share of the sessions has been written (not on a line boundary on purpose).
-    const after = 5 + Math.floor(Math.random() * 60);
+    // Kill after a random share of the sessions has been written (not on a line boundary on purpose), with
+    // enough left that the sweep cannot finish before the kill lands.
+    const total = resultLines(whole).length;
+    const after = 3 + Math.floor(Math.random() * (total - 15));
     await new Promise<void>((resolve) => {
       const child = spawn(process.execPath, [CLI, ...args, '--out', killed], { cwd: ROOT, stdio: 'ignore' });
       const poll = setInterval(() => {
