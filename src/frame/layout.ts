@@ -6,7 +6,7 @@
  * the variable-length `events` channel. Later subsystems (head, hands, controllers, sensors, app state) add
  * channels here; readers skip channels they do not know.
  */
-import { pinholeCamera } from '../../kernels/depth-raster.js';
+import { pinholeCamera, type RasterCamera } from '../../kernels/depth-raster.js';
 import type { SimModel } from '../model/types.js';
 
 /** Floats per pose: position xyz, then quaternion xyzw. */
@@ -44,15 +44,12 @@ export interface ChannelDescriptor {
   layout: string;
 }
 
-/** The depth camera behind a `depth` channel: everything needed to turn a pixel into a point. */
-export interface DepthCameraDescriptor {
-  width: number;
-  height: number;
-  /** Pinhole intrinsics in pixels; pixel (col, row) has its centre at (col + 0.5, row + 0.5). */
-  fx: number;
-  fy: number;
-  cx: number;
-  cy: number;
+/**
+ * The depth camera behind a `depth` channel: everything needed to turn a pixel into a point. Size and
+ * pinhole intrinsics are the rasterizer camera's (pixels; pixel (col, row) has its centre at col + 0.5,
+ * row + 0.5).
+ */
+export interface DepthCameraDescriptor extends Pick<RasterCamera, 'width' | 'height' | 'fx' | 'fy' | 'cx' | 'cy'> {
   /** Metres per raw unit (0.001: millimetres). */
   rawValueToMeters: number;
   /** Pose relative to the head (eye centre): position xyz, quaternion xyzw. */

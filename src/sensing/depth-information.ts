@@ -10,6 +10,7 @@
  *   RangeError outside [0, 1], applies `normDepthBufferFromNormView`, truncates to a pixel, clamps it into
  *   the buffer and scales the raw value.
  */
+import type { RasterCamera } from '../../kernels/depth-raster.js';
 
 /** A rigid transform in WebXR's shape: position, orientation and its 4×4 column-major matrix. */
 export interface RigidTransformLike {
@@ -39,14 +40,9 @@ export function rigidTransform(position: readonly number[], q: readonly number[]
 }
 
 /** The camera a depth frame was taken with: its world pose and pinhole intrinsics (pixels). */
-export interface DepthViewGeometry {
+export interface DepthViewGeometry extends Pick<RasterCamera, 'fx' | 'fy' | 'cx' | 'cy' | 'near' | 'far'> {
+  /** World pose: position xyz, quaternion xyzw. */
   pose: ArrayLike<number>;
-  fx: number;
-  fy: number;
-  cx: number;
-  cy: number;
-  near: number;
-  far: number;
 }
 
 /** Data formats, as WebXR names them. */
