@@ -1,14 +1,16 @@
 /**
- * Builds dist/ before any test runs, so tests that spawn the CLI or start workers use the current code.
+ * Builds dist/ before any test runs, so tests that spawn the CLI or start workers use the current code,
+ * and the browser tests inject the current shim bundle.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  execFileSync(process.execPath, ['scripts/mark-executable.mjs'], { cwd: root, stdio: 'inherit' });
+  const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+  const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  run([tsc, '-p', 'tsconfig.json']);
+  run([tsc, '-p', 'tsconfig.shim.json']);
+  run(['scripts/build-shim.mjs']);
+  run(['scripts/mark-executable.mjs']);
 }

@@ -1,0 +1,156 @@
+/**
+ * `window.xrsim`: what the page publishes to the host. Tags (`xrsim.tag(role, object3D | () => pose)` and
+ * three.js objects with `userData.xrsimTag`, found through three's devtools hook), app events
+ * (`xrsim.emit(name, data)`) and app errors (uncaught exceptions, unhandled rejections, console.error).
+ * Tag poses are reported in world coordinates: scene coordinates are taken to be in the first reference
+ * space the page requested (three.js's), as three.js renders them.
+ */
+import type { PageError } from '../protocol.js';
+import { composePose, matrixPose, normalizeQuat, type Pose } from './math.js';
+
+type PoseSource = () => unknown;
+
+/** Duck type of a three.js Object3D: enough to find its world pose and whether it is in a scene. */
+interface Object3DLike {
+  isObject3D: true;
+  parent: Object3DLike | null;
+  visible: boolean;
+  isScene?: boolean;
+  matrixWorld: { elements: ArrayLike<number> };
+  updateWorldMatrix(parents: boolean, children: boolean): void;
+  userData: Record<string, unknown>;
+  children: Object3DLike[];
+}
+
+export class AppState {
+  private readonly explicit = new Map<string, PoseSource | Object3DLike>();
+  /** Roles ever published by discovery: they stay declared (pose null) once their object is gone. */
+  private readonly discoveredRoles = new Set<string>();
+  private readonly scenes = new Set<Object3DLike>();
+  events: [string, unknown][] = [];
+  errors: PageError[] = [];
+
+  constructor(
+    /** The world pose of the page's scene origin now (the first reference space it requested). */
+    private readonly sceneOrigin: () => Pose | null,
+    private readonly origin: string,
+  ) {}
+
+  /** The page-facing API, frozen. */
+  api() {
+    return Object.freeze({
+      tag: (role: string, target: PoseSource | Object3DLike) => {
+        if (typeof role !== 'string' || role === '') throw new TypeError('xrsim.tag(role, target): role must be a non-empty string');
+        if (typeof target !== 'function' && !isObject3D(target)) throw new TypeError('xrsim.tag(role, target): target must be a three.js Object3D or a function returning a pose');
+        this.explicit.set(role, target);
+      },
+      untag: (role: string) => void this.explicit.delete(role),
+      emit: (name: string, data?: unknown) => {
+        if (typeof name !== 'string' || name === '') throw new TypeError('xrsim.emit(name, data): name must be a non-empty string');
+        // A snapshot, as the host records it: JSON values only.
+        this.events.push([name, data === undefined ? null : JSON.parse(JSON.stringify(data))]);
+      },
+    });
+  }
+
+  /** Listens for three.js scenes (three announces each one to `__THREE_DEVTOOLS__`). */
+  watchThree(win: Window & typeof globalThis): void {
+    const hook = new EventTarget();
+    hook.addEventListener('observe', (event) => {
+      const detail = (event as CustomEvent).detail as Object3DLike | undefined;
+      if (detail && detail.isScene) this.scenes.add(detail);
+    });
+    Object.defineProperty(win, '__THREE_DEVTOOLS__', { value: hook, configurable: true, writable: false });
+  }
+
+  /** Records a page error. Stacks lose the server's origin, so they do not depend on the port. */
+  recordError(kind: PageError['kind'], error: unknown): void {
+    const e = error instanceof Error ? error : null;
+    const message = e ? `${e.name}: ${e.message}` : typeof error === 'string' ? error : safeString(error);
+    const stack = (e?.stack ?? '').split(this.origin).join('').split('\n').slice(0, 5).join('\n');
+    this.errors.push({ kind, message: message.split(this.origin).join(''), stack });
+  }
+
+  /** Every tag's pose now, sorted by role. */
+  collectTags(): [string, number[] | null][] {
+    const origin = this.sceneOrigin();
+    const out = new Map<string, number[] | null>();
+    for (const scene of this.scenes) {
+      traverse(scene, (object) => {
+        const role = object.userData?.xrsimTag;
+        if (typeof role === 'string' && role !== '' && !out.has(role)) {
+          this.discoveredRoles.add(role);
+          out.set(role, objectPose(object));
+        }
+      });
+    }
+    for (const role of this.discoveredRoles) if (!out.has(role)) out.set(role, null);
+    for (const [role, target] of this.explicit) {
+      try {
+        out.set(role, isObject3D(target) ? objectPose(target) : valuePose(target()));
+      } catch (error) {
+        this.recordError('exception', error);
+        out.set(role, null);
+      }
+    }
+    return [...out.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([role, pose]) => [role, pose && origin ? composePose(origin, pose) : pose]);
+  }
+}
+
+function isObject3D(value: unknown): value is Object3DLike {
+  return typeof value === 'object' && value !== null && (value as Object3DLike).isObject3D === true;
+}
+
+function traverse(object: Object3DLike, visit: (o: Object3DLike) => void): void {
+  visit(object);
+  for (const child of object.children ?? []) traverse(child, visit);
+}
+
+/** An object's pose in scene coordinates, or null when it is not in a scene or not visible. */
+function objectPose(object: Object3DLike): Pose | null {
+  let root: Object3DLike = object;
+  for (let o: Object3DLike | null = object; o; o = o.parent) {
+    if (!o.visible) return null;
+    root = o;
+  }
+  if (!root.isScene) return null;
+  object.updateWorldMatrix(true, false);
+  const e = object.matrixWorld.elements;
+  // Remove scale from the rotation columns.
+  const sx = Math.hypot(e[0], e[1], e[2]) || 1;
+  const sy = Math.hypot(e[4], e[5], e[6]) || 1;
+  const sz = Math.hypot(e[8], e[9], e[10]) || 1;
+  return matrixPose([e[0] / sx, e[1] / sx, e[2] / sx, 0, e[4] / sy, e[5] / sy, e[6] / sy, 0, e[8] / sz, e[9] / sz, e[10] / sz, 0, e[12], e[13], e[14], 1]);
+}
+
+/** A pose from what a tag function returned: null, [x, y, z], {x, y, z}, {position, rotation?} or an Object3D. */
+function valuePose(value: unknown): Pose | null {
+  if (value === null || value === undefined) return null;
+  if (isObject3D(value)) return objectPose(value);
+  if (Array.isArray(value) && value.length === 3) return [...vec(value), 0, 0, 0, 1];
+  const v = value as { x?: number; position?: unknown; rotation?: unknown; quaternion?: unknown };
+  if (typeof v.x === 'number') return [...vec(value), 0, 0, 0, 1];
+  if (v.position !== undefined) {
+    const q = (v.rotation ?? v.quaternion) as ArrayLike<number> | { x: number; y: number; z: number; w: number } | undefined;
+    const rotation = q === undefined ? [0, 0, 0, 1] : Array.isArray(q) || ArrayBuffer.isView(q) ? Array.from(q as ArrayLike<number>) : [(q as { x: number }).x, (q as { y: number }).y, (q as { z: number }).z, (q as { w: number }).w];
+    return [...vec(v.position), ...normalizeQuat(rotation[0], rotation[1], rotation[2], rotation[3])];
+  }
+  throw new TypeError(`xrsim.tag: a pose function returned ${safeString(value)}; expected null, [x, y, z], {x, y, z} or {position, rotation}`);
+}
+
+function vec(value: unknown): [number, number, number] {
+  const v = value as ArrayLike<number> & { x?: number; y?: number; z?: number };
+  const out: [number, number, number] = typeof v.x === 'number' ? [v.x, v.y ?? 0, v.z ?? 0] : [v[0], v[1], v[2]];
+  if (!out.every(Number.isFinite)) throw new TypeError(`xrsim.tag: a position must be three finite numbers, got ${safeString(value)}`);
+  return out;
+}
+
+function safeString(value: unknown): string {
+  try {
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The xrsim WebXR shim: `install(config)` puts a simulated WebXR device into the page, under virtual time,
+ * and a handle the host ticks (`window.__xrsimHost`). It must run before any page script: the host adds
+ * the bundle (`dist/xrsim-shim.js`) as an init script. Also importable as `xrsim/shim` for bundlers.
+ *
+ * The handle holds data only: it takes tick inputs and returns what the page published. Nothing of the
+ * host (files, processes, the network) is reachable through it.
+ */
+import { PAGE_HANDLE, PROTOCOL_VERSION, type ShimConfig, type TickInput, type TickOutput } from '../protocol.js';
+import { AppState } from './app-state.js';
+import { DeviceState } from './device.js';
+import * as events from './events.js';
+import { XRFrame } from './frame.js';
+import * as input from './input.js';
+import * as layer from './layer.js';
+import * as primitives from './primitives.js';
+import { S, internal } from './primitives.js';
+import { IDENTITY_POSE } from './math.js';
+import * as sensing from './sensing.js';
+import { XRSession, XRSystem, type Runtime } from './session.js';
+import { VirtualClock } from './virtual-time.js';
+
+export type { ShimConfig, TickInput, TickOutput };
+
+const DEFAULTS = { layerWidth: 256, layerHeight: 128, fov: Math.PI / 2, modes: ['immersive-vr', 'immersive-ar'] } as const;
+
+/** What the host sees of the page between ticks. */
+export interface PageStatus {
+  session: Runtime['state'];
+  /** Whether the next tick will run an XR animation frame (a session with a base layer, or one pending, and callbacks). */
+  frameReady: boolean;
+}
+
+/** Installs the shim into `win` (default: the current window). Idempotent per window. */
+export function install(config: ShimConfig, win: Window & typeof globalThis = window): void {
+  if (config.protocol !== PROTOCOL_VERSION) throw new Error(`xrsim shim: protocol ${PROTOCOL_VERSION}, the host speaks ${config.protocol}`);
+  if (PAGE_HANDLE in win) return;
+  const full = { ...DEFAULTS, ...config } as Required<ShimConfig>;
+  const runtime: Runtime = { config: full, device: new DeviceState(), requests: [], report: () => undefined, session: null, state: 'none' };
+  let primarySpace: primitives.XRSpace | null = null;
+  const app = new AppState(() => (primarySpace ? primarySpace[S].resolve() : IDENTITY_POSE), win.location.origin);
+  // Exceptions in callbacks the shim runs are reported as the browser reports uncaught ones.
+  runtime.report = (error) => (typeof win.reportError === 'function' ? win.reportError(error) : app.recordError('exception', error));
+  const clock = new VirtualClock(full.seed, full.epochMs, runtime.report);
+  clock.install(win);
+  captureErrors(win, app);
+  app.watchThree(win);
+  layer.installMakeXRCompatible(win);
+  exposeInterfaces(win);
+  const system = internal(() => new XRSystem());
+  system[S] = runtime;
+  Object.defineProperty(win.Navigator.prototype, 'xr', { get: () => system, configurable: true, enumerable: true });
+  // Remember the page's first non-viewer reference space: its coordinates are the scene's.
+  const request = XRSession.prototype.requestReferenceSpace;
+  Object.defineProperty(XRSession.prototype, 'requestReferenceSpace', {
+    configurable: true,
+    writable: true,
+    value: async function (this: XRSession, type: string) {
+      const space = await request.call(this, type);
+      if (type !== 'viewer' && !primarySpace) primarySpace = space;
+      return space;
+    },
+  });
+  Object.defineProperty(win, 'xrsim', { value: app.api(), configurable: false, writable: false, enumerable: false });
+
+  const status = (): PageStatus => {
+    const session = runtime.session?.[S];
+    const layerSet = !!(session && (session.renderState.baseLayer || session.pending?.baseLayer));
+    return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0 };
+  };
+  const yieldTask = macrotaskYield(win);
+  const handle = Object.freeze({
+    status,
+    /** Runs the ticks in order; returns what the page published after each. */
+    async tick(batch: TickInput[]): Promise<TickOutput[]> {
+      const outputs: TickOutput[] = [];
+      for (const tickInput of batch) {
+        clock.advanceTo(tickInput.t * 1000);
+        runtime.device.apply(tickInput);
+        clock.runAnimationFrames();
+        runtime.session?.[S].runTick();
+        if (runtime.device.endRequested && runtime.state !== 'ended' && !runtime.session) runtime.state = 'ended';
+        // Promise continuations and rejection reports of this tick settle before it is read.
+        await yieldTask();
+        outputs.push({
+          k: tickInput.k,
+          tags: app.collectTags(),
+          events: app.events,
+          errors: app.errors,
+          requests: runtime.requests.splice(0),
+          session: runtime.state,
+        });
+        app.events = [];
+        app.errors = [];
+      }
+      return outputs;
+    },
+  });
+  Object.defineProperty(win, PAGE_HANDLE, { value: handle, configurable: false, writable: false, enumerable: false });
+}
+
+/** Every WebXR interface the shim implements, as globals (non-enumerable, like WebIDL interfaces). */
+function exposeInterfaces(win: Window & typeof globalThis): void {
+  const interfaces: Record<string, unknown> = {
+    XRSystem,
+    XRSession,
+    XRFrame,
+    XRRenderState: layer.XRRenderState,
+    XRLayer: layer.XRLayer,
+    XRWebGLLayer: layer.XRWebGLLayer,
+    XRWebGLBinding: layer.XRWebGLBinding,
+    XRSpace: primitives.XRSpace,
+    XRReferenceSpace: primitives.XRReferenceSpace,
+    XRBoundedReferenceSpace: primitives.XRBoundedReferenceSpace,
+    XRJointSpace: primitives.XRJointSpace,
+    XRRigidTransform: primitives.XRRigidTransform,
+    XRPose: primitives.XRPose,
+    XRViewerPose: primitives.XRViewerPose,
+    XRJointPose: primitives.XRJointPose,
+    XRView: primitives.XRView,
+    XRViewport: primitives.XRViewport,
+    XRRay: primitives.XRRay,
+    XRInputSource: input.XRInputSource,
+    XRInputSourceArray: input.XRInputSourceArray,
+    XRHand: input.XRHand,
+    XRPlane: sensing.XRPlane,
+    XRPlaneSet: sensing.XRPlaneSet,
+    XRDepthInformation: sensing.XRDepthInformation,
+    XRCPUDepthInformation: sensing.XRCPUDepthInformation,
+    XRHitTestSource: sensing.XRHitTestSource,
+    XRTransientInputHitTestSource: sensing.XRTransientInputHitTestSource,
+    XRHitTestResult: sensing.XRHitTestResult,
+    XRAnchor: sensing.XRAnchor,
+    XRAnchorSet: sensing.XRAnchorSet,
+    XRSessionEvent: events.XRSessionEvent,
+    XRInputSourceEvent: events.XRInputSourceEvent,
+    XRInputSourcesChangeEvent: events.XRInputSourcesChangeEvent,
+    XRReferenceSpaceEvent: events.XRReferenceSpaceEvent,
+  };
+  for (const [name, value] of Object.entries(interfaces)) {
+    Object.defineProperty(win, name, { value, writable: true, configurable: true, enumerable: false });
+  }
+}
+
+/** Uncaught exceptions, unhandled rejections and console.error become app errors. */
+function captureErrors(win: Window & typeof globalThis, app: AppState): void {
+  win.addEventListener('error', (event) => {
+    if (event instanceof ErrorEvent) app.recordError('exception', event.error ?? event.message);
+  });
+  win.addEventListener('unhandledrejection', (event) => app.recordError('rejection', event.reason));
+  const consoleError = win.console.error.bind(win.console);
+  win.console.error = (...args: unknown[]) => {
+    app.recordError('console', args.length === 1 && args[0] instanceof Error ? args[0] : args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' '));
+    consoleError(...args);
+  };
+}
+
+/** A full macrotask turn (MessageChannel: not clamped like timers, and untouched by virtual time). */
+function macrotaskYield(win: Window & typeof globalThis): () => Promise<void> {
+  const channel = new win.MessageChannel();
+  const waiting: (() => void)[] = [];
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      channel.port2.postMessage(0);
+    });
+}
