@@ -112,8 +112,8 @@ export type PageRequest =
 
 /** An error in page code, as the page saw it. */
 export interface PageError {
-  /** `exception` (uncaught, in a callback), `rejection` (unhandled), `console` (console.error). */
-  kind: 'exception' | 'rejection' | 'console';
+  /** `exception` (uncaught, in a callback), `rejection` (unhandled), `console` (console.error), `network` (a request the host refused). */
+  kind: 'exception' | 'rejection' | 'console' | 'network';
   message: string;
   stack: string;
 }

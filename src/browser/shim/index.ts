@@ -69,15 +69,22 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
     return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0 };
   };
   const yieldTask = macrotaskYield(win);
+  // Real time spent in ticks (the page's own clock is virtual), for the host's benchmarks.
+  const realNow = win.Performance.prototype.now.bind(win.performance);
+  const busy = { ticks: 0, ms: 0 };
   const handle = Object.freeze({
     status,
+    /** Ticks run and the real milliseconds they took in the page. */
+    stats: () => ({ ...busy }),
     /** Runs the ticks in order; returns what the page published after each. */
     async tick(batch: TickInput[]): Promise<TickOutput[]> {
       const outputs: TickOutput[] = [];
       for (const tickInput of batch) {
+        const started = realNow();
         clock.advanceTo(tickInput.t * 1000);
         runtime.device.apply(tickInput);
-        clock.runAnimationFrames();
+        // The window's animation frames pause while an immersive session runs, as on standalone headsets.
+        if (!runtime.session) clock.runAnimationFrames();
         runtime.session?.[S].runTick();
         if (runtime.device.endRequested && runtime.state !== 'ended' && !runtime.session) runtime.state = 'ended';
         // Promise continuations and rejection reports of this tick settle before it is read.
@@ -92,6 +99,8 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
         });
         app.events = [];
         app.errors = [];
+        busy.ticks++;
+        busy.ms += realNow() - started;
       }
       return outputs;
     },

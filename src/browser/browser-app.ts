@@ -1,0 +1,187 @@
+/**
+ * A browser app for one session: its directory served on loopback, a fresh context in the warm Chromium
+ * with the shim installed before any page script, and the tick bridge.
+ *
+ * The bridge is `page.evaluate` of the page handle's `tick(batch)`: data in, data out. The page gets no
+ * binding into Node (no exposeFunction/exposeBinding), every request off the app server is answered from
+ * an installed package or refused (and reported as an app error naming the URL), and Chromium resolves no
+ * host name but the loopback address.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { WarmChromium } from './chromium.js';
+import { DEFAULT_PACKAGES, PackageResolver } from './packages.js';
+import { PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
+import { contentType, startStaticServer, type StaticServer } from './static-server.js';
+import { checkOutputs } from './check-output.js';
+
+/** Raised when the page does not answer a tick in time (an infinite loop): the browser must be replaced. */
+export class PageUnresponsiveError extends Error {
+  constructor(readonly ms: number) {
+    super(`the page did not answer within ${ms} ms (an infinite loop or a blocked main thread)`);
+    this.name = 'PageUnresponsiveError';
+  }
+}
+
+export interface BrowserAppOptions {
+  chromium: WarmChromium;
+  /** The app directory (served at `/`, its `index.html` opened). */
+  dir: string;
+  /** The page to open, relative to the directory (default `index.html`). */
+  page?: string;
+  /** Seeds the page's Math.random (use the session's `app` stream). */
+  seed: number;
+  /** Layer size, field of view and modes of the simulated headset. */
+  shim?: Pick<ShimConfig, 'layerWidth' | 'layerHeight' | 'fov' | 'modes'>;
+  /** Packages the import map names (default `three`). */
+  packages?: string[];
+  /** How long a tick round trip may take (default 10 s). */
+  tickTimeoutMs?: number;
+}
+
+/** `Date.now()` at frame time 0 in every page: 2025-01-01T00:00:00Z. */
+export const PAGE_EPOCH_MS = Date.UTC(2025, 0, 1);
+
+let shimSource: string | null = null;
+/** The shim bundle (built by `npm run build`). */
+export function shimBundle(): string {
+  if (shimSource === null) {
+    const path = fileURLToPath(new URL('../../xrsim-shim.js', import.meta.url));
+    try {
+      shimSource = readFileSync(path, 'utf8');
+    } catch {
+      throw new Error(`the shim bundle ${path} is missing: run npm run build`);
+    }
+  }
+  return shimSource;
+}
+
+/** Round-trip statistics of one browser app. */
+export interface BridgeStats {
+  roundTrips: number;
+  ticks: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+export class BrowserApp {
+  readonly stats: BridgeStats = { roundTrips: 0, ticks: 0, totalMs: 0, maxMs: 0 };
+  /** Errors the host saw (refused requests, a crashed page), handed out with the next tick. */
+  private hostErrors: PageError[] = [];
+  private crashed = false;
+
+  private constructor(
+    private readonly options: BrowserAppOptions,
+    private readonly server: StaticServer,
+    private readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  /** Serves the directory, opens a fresh context and loads the page. Its session has not started yet. */
+  static async open(options: BrowserAppOptions): Promise<BrowserApp> {
+    const packages = new PackageResolver(options.dir);
+    const importMap = JSON.stringify(packages.importMap(options.packages ?? DEFAULT_PACKAGES));
+    const refused: PageError[] = [];
+    const server = await startStaticServer({
+      root: options.dir,
+      mount: (pathname) => packages.mount(pathname),
+      transformHtml: (html) => injectImportMap(html, importMap),
+      onRefused: (pathname, status) => refused.push({ kind: 'network', message: `request for ${pathname} refused by the app server (${status})`, stack: '' }),
+    });
+    try {
+      const browser = await options.chromium.browser();
+      const context = await browser.newContext({
+        viewport: { width: options.shim?.layerWidth ?? 256, height: options.shim?.layerHeight ?? 128 },
+        deviceScaleFactor: 1,
+        timezoneId: 'UTC',
+        locale: 'en-US',
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+      });
+      const config: ShimConfig = { protocol: PROTOCOL_VERSION, seed: options.seed, epochMs: PAGE_EPOCH_MS, ...options.shim };
+      await context.addInitScript({ content: `window.__xrsimConfig = ${JSON.stringify(config)};\n${shimBundle()}` });
+      const page = await context.newPage();
+      const app = new BrowserApp(options, server, context, page);
+      app.hostErrors = refused;
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith(`${server.origin}/`)) return route.continue();
+        const file = packages.cdnFile(url);
+        if (file) return route.fulfill({ path: file, contentType: contentType(file), headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store' } });
+        app.hostErrors.push({ kind: 'network', message: `request to ${url} cannot be served locally (only the app directory and installed packages are)`, stack: '' });
+        return route.abort('blockedbyclient');
+      });
+      page.on('crash', () => (app.crashed = true));
+      await page.goto(`${server.origin}/${options.page ?? 'index.html'}`, { waitUntil: 'load', timeout: 30_000 });
+      return app;
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+  }
+
+  /** The app server's origin (`http://127.0.0.1:<port>`). */
+  get origin(): string {
+    return this.server.origin;
+  }
+
+  /**
+   * Waits until the page's XR session will run a frame at the next tick (virtual time stays at 0). A page
+   * that waits for a click gets one on three.js's VRButton/ARButton. Resolves false when it never starts.
+   */
+  async waitForSession(timeoutMs = 15_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    let clicked = false;
+    for (let attempt = 0; Date.now() < deadline; attempt++) {
+      const status = await this.withTimeout(this.page.evaluate<{ session: string; frameReady: boolean }>(`window.${PAGE_HANDLE}.status()`));
+      if (status.frameReady) return true;
+      if (status.session === 'none' && !clicked && attempt >= 2) {
+        clicked = await this.page.evaluate<boolean>(`(() => { const b = document.querySelector('#VRButton, #ARButton, #XRButton'); b?.click(); return !!b; })()`);
+      }
+      await new Promise((done) => setTimeout(done, Math.min(20, 1 + attempt)));
+    }
+    return false;
+  }
+
+  /** Runs a batch of ticks in the page; one output per tick. Host-side errors join the first output. */
+  async tick(batch: TickInput[]): Promise<TickOutput[]> {
+    if (this.crashed) throw new Error('the page crashed');
+    const started = performance.now();
+    const outputs = await this.withTimeout(this.page.evaluate(([name, ticks]) => (globalThis as unknown as Record<string, { tick(t: unknown): Promise<unknown> }>)[name].tick(ticks), [PAGE_HANDLE, batch] as const));
+    const ms = performance.now() - started;
+    this.stats.roundTrips++;
+    this.stats.ticks += batch.length;
+    this.stats.totalMs += ms;
+    this.stats.maxMs = Math.max(this.stats.maxMs, ms);
+    const checked = checkOutputs(outputs, batch.map((t) => t.k));
+    if (this.hostErrors.length > 0 && checked.length > 0) checked[0].errors.unshift(...this.hostErrors.splice(0));
+    return checked;
+  }
+
+  /** Closes the context and the server (the warm browser stays). */
+  async close(): Promise<void> {
+    await Promise.race([this.context.close().catch(() => undefined), new Promise((done) => setTimeout(done, 5_000))]);
+    await this.server.close();
+  }
+
+  private async withTimeout<T>(promise: Promise<T>): Promise<T> {
+    const ms = this.options.tickTimeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([promise, new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new PageUnresponsiveError(ms)), ms)))]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Puts the import map first in the document's head, so it applies to every module script. */
+export function injectImportMap(html: string, importMapJson: string): string {
+  const tag = `<script type="importmap">${importMapJson.replace(/</g, '\\u003c')}</script>`;
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (head) return html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length);
+  const htmlTag = /<html(\s[^>]*)?>/i.exec(html);
+  if (htmlTag) return html.slice(0, htmlTag.index + htmlTag[0].length) + `<head>${tag}</head>` + html.slice(htmlTag.index + htmlTag[0].length);
+  return tag + html;
+}

@@ -1,0 +1,38 @@
+/**
+ * Checks what a page returned before the host uses it: the page is untrusted code, so its answer must
+ * have the protocol's shape (one output per tick, in order, JSON values of bounded size).
+ */
+import type { PageError, TickOutput } from './protocol.js';
+
+/** Most tags, events, errors or requests one tick may carry. */
+const MAX_ITEMS = 10_000;
+const MAX_STRING = 64 * 1024;
+
+export class BadPageOutputError extends Error {
+  constructor(message: string) {
+    super(`the page returned a malformed tick output: ${message}`);
+    this.name = 'BadPageOutputError';
+  }
+}
+
+export function checkOutputs(value: unknown, ticks: number[]): TickOutput[] {
+  if (!Array.isArray(value) || value.length !== ticks.length) throw new BadPageOutputError(`expected ${ticks.length} outputs`);
+  return value.map((output, i) => checkOutput(output, ticks[i]));
+}
+
+function checkOutput(value: unknown, tick: number): TickOutput {
+  const o = value as Partial<TickOutput>;
+  if (!o || typeof o !== 'object' || o.k !== tick) throw new BadPageOutputError(`output for tick ${tick} missing or out of order`);
+  const list = <T>(name: string, v: unknown, item: (x: unknown) => x is T): T[] => {
+    if (!Array.isArray(v) || v.length > MAX_ITEMS || !v.every(item)) throw new BadPageOutputError(`tick ${tick}: bad ${name}`);
+    return v;
+  };
+  const str = (x: unknown): x is string => typeof x === 'string' && x.length <= MAX_STRING;
+  const pose = (x: unknown) => x === null || (Array.isArray(x) && x.length === 7 && x.every((n) => typeof n === 'number'));
+  const tags = list('tags', o.tags, (t): t is [string, number[] | null] => Array.isArray(t) && t.length === 2 && str(t[0]) && pose(t[1]));
+  const events = list('events', o.events, (e): e is [string, unknown] => Array.isArray(e) && e.length === 2 && str(e[0]) && JSON.stringify(e[1] ?? null).length <= MAX_STRING);
+  const errors = list('errors', o.errors, (e): e is PageError => !!e && typeof e === 'object' && str((e as PageError).message) && str((e as PageError).stack) && ['exception', 'rejection', 'console', 'network'].includes((e as PageError).kind));
+  const requests = list('requests', o.requests, (r): r is TickOutput['requests'][number] => !!r && typeof r === 'object' && typeof (r as { id: unknown }).id === 'number');
+  if (!['none', 'requested', 'running', 'ended'].includes(o.session as string)) throw new BadPageOutputError(`tick ${tick}: bad session state`);
+  return { k: tick, tags, events, errors, requests, session: o.session! };
+}

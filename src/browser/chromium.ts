@@ -1,0 +1,81 @@
+/**
+ * Chromium for browser apps: Debian's `/usr/bin/chromium` (or `XRSIM_CHROMIUM`) driven by playwright-core
+ * through `executablePath`. Never downloads a browser. One browser is kept warm and replaced when it
+ * dies or a page in it stops answering; each session gets a fresh browser context.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** The flags the developers' guide prescribes, plus swiftshader WebGL2 and no way off the machine. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  // Every host name fails to resolve except the loopback the app server listens on.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  // Frames come from the host, not from a display: never throttle the page while it waits for a tick.
+  '--disable-renderer-backgrounding',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+];
+
+export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+
+/** The Chromium executable: `XRSIM_CHROMIUM`, else Debian's. Throws a clear error when it is missing. */
+export function chromiumPath(): string {
+  const path = process.env.XRSIM_CHROMIUM ?? DEFAULT_CHROMIUM;
+  if (!existsSync(path)) {
+    throw new Error(`Chromium not found at ${path}: install Debian's chromium package (npm run test:all does) or set XRSIM_CHROMIUM`);
+  }
+  return path;
+}
+
+/** Launches a headless Chromium. */
+export async function launchChromium(executablePath = chromiumPath()): Promise<Browser> {
+  return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true, timeout: 60_000 });
+}
+
+/** One Chromium kept warm across sessions. */
+export class WarmChromium {
+  private current: Promise<Browser> | null = null;
+  /** How many browsers were launched (replacements included). */
+  launches = 0;
+
+  constructor(private readonly executablePath?: string) {}
+
+  /** The warm browser, launched on first use or after it died. */
+  async browser(): Promise<Browser> {
+    if (this.current) {
+      const browser = await this.current.catch(() => null);
+      if (browser?.isConnected()) return browser;
+    }
+    this.launches++;
+    this.current = launchChromium(this.executablePath);
+    return this.current;
+  }
+
+  /** Kills the browser (a page in it stopped answering); the next `browser()` launches a new one. */
+  async replace(): Promise<void> {
+    const old = this.current;
+    this.current = null;
+    const browser = await old?.catch(() => null);
+    if (browser) await closeWithin(browser, 5_000);
+  }
+
+  async close(): Promise<void> {
+    await this.replace();
+  }
+}
+
+/** Closes a browser, giving up waiting after `ms` (Playwright kills the process when the connection drops). */
+async function closeWithin(browser: Browser, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([browser.close().catch(() => undefined), new Promise<void>((done) => (timer = setTimeout(done, ms)))]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,63 @@
+/**
+ * Drives a browser app from an in-process session (phase 1): the session steps; each tick's app frame is
+ * encoded by a `BrowserRelay` and sent to the page; the page's outputs come back and are applied at the
+ * next frame. With `batch` > 1, that many ticks travel per round trip (open loop within a batch).
+ */
+import { fileURLToPath } from 'node:url';
+import { createSession, type Session } from '../session/session.js';
+import type { SessionSpec } from '../session/spec.js';
+import type { BrowserApp } from './browser-app.js';
+import type { TickInput, TickOutput } from './protocol.js';
+import { BrowserRelay } from './relay.js';
+import { withRelay } from './relay-app.js';
+
+export interface DriveOptions {
+  /** The session: task, scene, seed, hand... (`app` is the relay). */
+  spec: Omit<SessionSpec, 'app' | 'record'>;
+  app: BrowserApp;
+  /** Ticks per round trip (default 1: closed loop). */
+  batch?: number;
+  /** Called with each tick's input and the page's output. */
+  onTick?(input: TickInput, output: TickOutput): void;
+}
+
+export interface DriveResult {
+  session: Session;
+  relay: BrowserRelay;
+  inputs: TickInput[];
+  outputs: TickOutput[];
+}
+
+export async function driveBrowserApp(options: DriveOptions): Promise<DriveResult> {
+  let relay: BrowserRelay | null = null;
+  const session = await withRelay(
+    (dt) => (relay = new BrowserRelay(dt)),
+    () => createSession({ ...options.spec, app: relayAppPath() }),
+  );
+  const r = relay as BrowserRelay | null;
+  if (!r) throw new Error('the session did not start the relay app');
+  const batch = Math.max(1, options.batch ?? 1);
+  const inputs: TickInput[] = [];
+  const outputs: TickOutput[] = [];
+  const flush = async () => {
+    const sent = r.take();
+    if (sent.length === 0) return;
+    const got = await options.app.tick(sent);
+    r.accept(got);
+    sent.forEach((input, i) => options.onTick?.(input, got[i]));
+    inputs.push(...sent);
+    outputs.push(...got);
+  };
+  while (!session.done) {
+    if (r.inputs.length >= batch) await flush();
+    session.step();
+  }
+  await flush();
+  return { session, relay: r, inputs, outputs };
+}
+
+/** The relay module next to this file, compiled or not. */
+function relayAppPath(): string {
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith('.ts') ? fileURLToPath(new URL('../../dist/src/browser/relay-app.js', import.meta.url)) : fileURLToPath(new URL('./relay-app.js', import.meta.url));
+}

@@ -1,0 +1,105 @@
+/**
+ * The in-process side of a browser app: an `AppModule` that turns each tick's `XrFrameLike` (what the
+ * in-process host gives apps) into the page's `TickInput`, and applies what the page published (tags,
+ * app events, hit-test-source and anchor requests) through the same `AppContext` an in-process app uses.
+ *
+ * Phase 1: the session steps synchronously, so the page's output of tick N is applied in tick N + 1's
+ * `frame` (a one-tick delay). Phase 2 makes the host await the page within the tick (docs/BROWSER.md).
+ */
+import type { AppContext, AppModule, HitTestSource, XrFrameLike, XrInputSource } from '../app/types.js';
+import type { HitTestResult } from '../sensing/hit-test.js';
+import type { PageError, PageRequest, Replies, TickInput, TickOutput } from './protocol.js';
+import { sourceId, TickEncoder } from './tick-encoder.js';
+
+type TagPose = { position: [number, number, number]; rotation: [number, number, number, number] } | null;
+
+export class BrowserRelay {
+  private readonly encoder: TickEncoder;
+  private readonly pending: TickOutput[] = [];
+  private readonly deferred: PageRequest[] = [];
+  private readonly hitSources = new Map<number, HitTestSource>();
+  private readonly tagPoses = new Map<string, TagPose>();
+  /** Tick inputs not yet taken by the driver, in order. */
+  readonly inputs: TickInput[] = [];
+  /** Page errors with the tick the page reported them in (phase 2 records them as AppError events). */
+  readonly errors: (PageError & { tick: number })[] = [];
+
+  constructor(dt: number) {
+    this.encoder = new TickEncoder(dt);
+  }
+
+  /** The app module to run in an in-process session in place of the app. */
+  module(): AppModule {
+    return { frame: (xr, ctx) => this.frame(xr, ctx) };
+  }
+
+  /** Hands the page's outputs over; they are applied at the next frame. */
+  accept(outputs: TickOutput[]): void {
+    this.pending.push(...outputs);
+  }
+
+  /** Takes the tick inputs produced so far. */
+  take(): TickInput[] {
+    return this.inputs.splice(0);
+  }
+
+  private frame(xr: XrFrameLike, ctx: AppContext): void {
+    const replies: Required<Replies> = { hitTestSources: [], anchors: [] };
+    for (const output of this.pending.splice(0)) {
+      for (const error of output.errors) this.errors.push({ ...error, tick: output.k });
+      this.applyTags(output.tags, ctx);
+      for (const [name, data] of output.events) ctx.emit(name, data ?? undefined);
+      this.deferred.push(...output.requests);
+    }
+    const waiting: PageRequest[] = [];
+    for (const request of this.deferred.splice(0)) {
+      if (!this.serve(request, xr, ctx, replies)) waiting.push(request);
+    }
+    this.deferred.push(...waiting);
+    const hits: [number, HitTestResult[]][] = [...this.hitSources].map(([id, source]) => [id, xr.getHitTestResults(source)]);
+    this.inputs.push(this.encoder.encode(xr, { hits, replies }));
+  }
+
+  /** Serves one page request; false when it must wait (its input source is not tracked now). */
+  private serve(request: PageRequest, xr: XrFrameLike, ctx: AppContext, replies: Required<Replies>): boolean {
+    switch (request.type) {
+      case 'hit-test-source': {
+        let space: 'viewer' | XrInputSource = 'viewer';
+        if (request.space !== 'viewer') {
+          const source = xr.inputSources.find((s) => sourceId(s) === request.space);
+          if (!source) return false;
+          space = source;
+        }
+        this.hitSources.set(request.id, ctx.requestHitTestSource({ space, entityTypes: request.entityTypes }));
+        replies.hitTestSources.push(request.id);
+        return true;
+      }
+      case 'cancel-hit-test-source':
+        this.hitSources.get(request.id)?.cancel();
+        this.hitSources.delete(request.id);
+        return true;
+      case 'anchor': {
+        const plane = request.planeId === null ? undefined : [...xr.detectedPlanes].find((p) => p.id === request.planeId);
+        const [px, py, pz, qx, qy, qz, qw] = request.pose;
+        const anchor = ctx.createAnchor({ position: [px, py, pz], rotation: [qx, qy, qz, qw] }, plane);
+        replies.anchors.push([request.id, anchor.id]);
+        return true;
+      }
+    }
+  }
+
+  private applyTags(tags: TickOutput['tags'], ctx: AppContext): void {
+    const roles = new Set<string>();
+    for (const [role, pose] of tags) {
+      roles.add(role);
+      const value: TagPose = pose ? { position: [pose[0], pose[1], pose[2]], rotation: [pose[3], pose[4], pose[5], pose[6]] } : null;
+      if (!this.tagPoses.has(role)) ctx.tag(role, role, () => this.tagPoses.get(role) ?? null);
+      this.tagPoses.set(role, value);
+    }
+    for (const role of [...this.tagPoses.keys()]) {
+      if (roles.has(role)) continue;
+      this.tagPoses.delete(role);
+      ctx.untag(role);
+    }
+  }
+}
