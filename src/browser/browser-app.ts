@@ -47,7 +47,9 @@ let shimSource: string | null = null;
 /** The shim bundle (built by `npm run build`). */
 export function shimBundle(): string {
   if (shimSource === null) {
-    const path = fileURLToPath(new URL('../../xrsim-shim.js', import.meta.url));
+    // dist/src/browser/ → dist/xrsim-shim.js; from the sources (tests), src/browser/ → dist/xrsim-shim.js.
+    const relative = import.meta.url.endsWith('.ts') ? '../../dist/xrsim-shim.js' : '../../xrsim-shim.js';
+    const path = fileURLToPath(new URL(relative, import.meta.url));
     try {
       shimSource = readFileSync(path, 'utf8');
     } catch {
