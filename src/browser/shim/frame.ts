@@ -105,9 +105,10 @@ export class XRFrame {
     return all;
   }
 
-  get detectedPlanes(): XRPlaneSet {
+  /** Null without the plane-detection feature (as Chromium does; three.js tests it every frame). */
+  get detectedPlanes(): XRPlaneSet | null {
     this.check('detectedPlanes');
-    if (!this.session[S].enabled('plane-detection')) throw domError('NotSupportedError', 'XRFrame.detectedPlanes: plane-detection is not enabled');
+    if (!this.session[S].enabled('plane-detection')) return null;
     if (!this[S].planes) this[S].planes = new XRPlaneSet(this.session[S].device.planes.values());
     return this[S].planes;
   }
