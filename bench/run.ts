@@ -1,7 +1,8 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|browser [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
+import { browserBenchmark } from './browser.js';
 import { depthBenchmark } from './depth.js';
 import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
@@ -14,6 +15,7 @@ const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ det
   depth: depthBenchmark,
   suite: suiteBenchmark,
   sweep: sweepBenchmark,
+  browser: browserBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -1,0 +1,158 @@
+/**
+ * Browser benchmark: `npm run bench -- browser [--json]`. In the warm Debian Chromium:
+ * - closed_loop_ticks_per_s: the three.js pinch page driven by xr/pinch-spawn-ball, one tick per round trip;
+ * - batched_ticks_per_s: the same with 30 ticks per round trip;
+ * - shim_frame_overhead: round trip of a minimal shimmed XR frame (viewer pose and 50 joint reads, both
+ *   hands' data decoded) ÷ round trip of an empty page's animation frame through the same bridge;
+ * - session_start_s: from a warm Chromium to the first XR frame of a new session (median of 3);
+ * - shim_frame_ms / iwer_frame_ms: per-frame cost inside the page without the bridge, our shim against
+ *   IWER (npm `iwer`, a Quest 3 with hands) doing the same reads (the decision in docs/BROWSER.md).
+ */
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BrowserApp } from '../src/browser/browser-app.js';
+import { WarmChromium } from '../src/browser/chromium.js';
+import { driveBrowserApp } from '../src/browser/drive.js';
+import type { TickInput } from '../src/browser/protocol.js';
+import { startStaticServer } from '../src/browser/static-server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const PINCH_PAGE = join(root, 'test/fixtures/browser/three-hands');
+const pages = (name: string) => join(root, 'bench/browser-pages', name);
+const PINCH_SPEC = { task: 'xr/pinch-spawn-ball', seed: 1, duration: 3 };
+
+export async function browserBenchmark(progress: (line: string) => void) {
+  const chromium = new WarmChromium();
+  try {
+    await chromium.browser();
+    const open = async (dir: string) => {
+      const app = await BrowserApp.open({ chromium, dir, seed: 1, tickTimeoutMs: 60_000 });
+      return app;
+    };
+
+    const starts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const app = await open(PINCH_PAGE);
+      await app.waitForSession();
+      const { inputs } = await firstTick();
+      await app.tick(inputs);
+      starts.push((performance.now() - started) / 1000);
+      await app.close();
+    }
+    starts.sort((a, b) => a - b);
+    progress(`session start ${starts.map((s) => s.toFixed(2)).join(', ')} s`);
+
+    const drive = async (batch: number) => {
+      const app = await open(PINCH_PAGE);
+      await app.waitForSession();
+      const started = performance.now();
+      const run = await driveBrowserApp({ spec: PINCH_SPEC, app, batch });
+      const seconds = (performance.now() - started) / 1000;
+      const pinches = run.outputs.flatMap((o) => o.events).filter(([name]) => name === 'pinchstart').length;
+      await app.close();
+      return { ticksPerS: run.outputs.length / seconds, ticks: run.outputs.length, seconds, pinches, roundTripMs: app.stats.totalMs / app.stats.roundTrips };
+    };
+    const closed = await drive(1);
+    progress(`closed loop ${closed.ticksPerS.toFixed(0)} ticks/s (${closed.roundTripMs.toFixed(2)} ms a round trip)`);
+    const batched = await drive(30);
+    progress(`batched ${batched.ticksPerS.toFixed(0)} ticks/s`);
+
+    // The same recorded inputs (both hands) for the overhead pages.
+    const inputs = await recordedInputs();
+    const roundTrip = async (dir: string, xr: boolean) => {
+      const app = await open(dir);
+      if (xr) await app.waitForSession();
+      await app.tick(inputs.slice(0, 30));
+      const started = performance.now();
+      for (const input of inputs.slice(30)) await app.tick([input]);
+      const ms = (performance.now() - started) / (inputs.length - 30);
+      const inPage = await app.page.evaluate<{ ticks: number; ms: number }>('window.__xrsimHost.stats()');
+      await app.close();
+      return { ms, inPageMs: inPage.ms / inPage.ticks };
+    };
+    const emptyFrame = await roundTrip(pages('empty'), false);
+    const xrFrame = await roundTrip(pages('xr-minimal'), true);
+    progress(`round trip: empty page frame ${emptyFrame.ms.toFixed(2)} ms, shimmed XR frame ${xrFrame.ms.toFixed(2)} ms`);
+
+    const inPage = await inPageComparison(chromium, inputs);
+    progress(`in the page: shim ${inPage.shim.toFixed(3)} ms a frame, IWER ${inPage.iwer === null ? 'n/a' : inPage.iwer.toFixed(3)} ms a frame`);
+
+    return {
+      details: { sessionStartS: starts, closed, batched, emptyFrame, xrFrame, inPage, note: 'measured on a shared, loaded machine' },
+      summary: {
+        closed_loop_ticks_per_s: round(closed.ticksPerS),
+        batched_ticks_per_s: round(batched.ticksPerS),
+        shim_frame_overhead: round(xrFrame.ms / emptyFrame.ms, 2),
+        session_start_s: round(starts[1], 2),
+        shim_frame_ms: round(inPage.shim, 3),
+        iwer_frame_ms: inPage.iwer === null ? null : round(inPage.iwer, 3),
+      },
+    };
+  } finally {
+    await chromium.close();
+  }
+}
+
+function round(x: number, digits = 1): number {
+  return Math.round(x * 10 ** digits) / 10 ** digits;
+}
+
+/** Tick 0's input of the pinch session (what the first XR frame needs). */
+async function firstTick(): Promise<{ inputs: TickInput[] }> {
+  const all = await recordedInputs();
+  return { inputs: all.slice(0, 1) };
+}
+
+let recorded: TickInput[] | null = null;
+/** The pinch session's tick inputs, recorded once through a relay (open loop: no page attached). */
+async function recordedInputs(): Promise<TickInput[]> {
+  if (recorded) return recorded;
+  const fake = { tick: async (batch: TickInput[]) => batch.map((t) => ({ k: t.k, tags: [], events: [], errors: [], requests: [], session: 'running' as const })) };
+  const run = await driveBrowserApp({ spec: PINCH_SPEC, app: fake as unknown as BrowserApp, batch: 1000 });
+  recorded = run.inputs;
+  return recorded;
+}
+
+/** Per-frame cost inside the page, no bridge: our shim (ESM build) and IWER, the same reads each frame. */
+async function inPageComparison(chromium: WarmChromium, inputs: TickInput[]): Promise<{ shim: number; iwer: number | null }> {
+  const dir = mkdtempSync(join(tmpdir(), 'xrsim-bench-pages-'));
+  for (const name of ['shim-inpage', 'iwer']) {
+    const out = join(dir, name);
+    (await import('node:fs')).mkdirSync(out);
+    for (const file of readdirSync(pages(name))) copyFileSync(join(pages(name), file), join(out, file));
+  }
+  copyFileSync(join(root, 'dist/shim/index.js'), join(dir, 'shim-inpage/shim.js'));
+  let iwerBuilt = true;
+  try {
+    const { build } = await import('esbuild');
+    await build({ entryPoints: ['iwer'], bundle: true, format: 'esm', outfile: join(dir, 'iwer/iwer.js'), absWorkingDir: root, logLevel: 'silent' });
+  } catch {
+    iwerBuilt = false;
+  }
+  const server = await startStaticServer({ root: dir });
+  const browser = await chromium.browser();
+  const measure = async (name: string, arg: unknown): Promise<number> => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/${name}/index.html`);
+      await page.waitForFunction('typeof window.runFrames === "function"', undefined, { timeout: 30_000, polling: 50 });
+      await page.evaluate(`window.runFrames(${JSON.stringify(typeof arg === 'number' ? 30 : (arg as TickInput[]).slice(0, 30))})`);
+      const result = await page.evaluate<{ msPerFrame: number; reads: number }>(`window.runFrames(${JSON.stringify(typeof arg === 'number' ? arg : (arg as TickInput[]).slice(30))})`);
+      if (result.reads === 0) throw new Error(`${name}: no joint was read`);
+      return result.msPerFrame;
+    } finally {
+      await context.close();
+    }
+  };
+  try {
+    const shim = await measure('shim-inpage', inputs);
+    const iwer = iwerBuilt ? await measure('iwer', inputs.length - 30).catch(() => null) : null;
+    return { shim, iwer };
+  } finally {
+    await server.close();
+  }
+}
