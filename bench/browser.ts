@@ -8,7 +8,7 @@
  * - shim_frame_ms / iwer_frame_ms: per-frame cost inside the page without the bridge, our shim against
  *   IWER (npm `iwer`, a Quest 3 with hands) doing the same reads (the decision in docs/BROWSER.md).
  */
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,8 +121,9 @@ async function inPageComparison(chromium: WarmChromium, inputs: TickInput[]): Pr
   const dir = mkdtempSync(join(tmpdir(), 'xrsim-bench-pages-'));
   for (const name of ['shim-inpage', 'iwer']) {
     const out = join(dir, name);
-    (await import('node:fs')).mkdirSync(out);
+    mkdirSync(out);
     for (const file of readdirSync(pages(name))) copyFileSync(join(pages(name), file), join(out, file));
+    copyFileSync(join(pages('common'), 'frame-reads.js'), join(out, 'frame-reads.js'));
   }
   copyFileSync(join(root, 'dist/shim/index.js'), join(dir, 'shim-inpage/shim.js'));
   let iwerBuilt = true;

@@ -44,9 +44,10 @@ beforeAll(() => {
 });
 
 describe('the tick protocol', () => {
-  it("the shim's XRHand joint order is WebXR's, as the in-process host names them", () => {
+  it("the shim's XRHand joints are WebXR's 25, in the spec's order, as the in-process host names them", () => {
     expect([...HAND_JOINTS]).toEqual(WEBXR_JOINTS);
     expect(HAND_JOINTS).toHaveLength(25);
+    expect([HAND_JOINTS[0], HAND_JOINTS[4], HAND_JOINTS[9], HAND_JOINTS[24]]).toEqual(['wrist', 'thumb-tip', 'index-finger-tip', 'pinky-finger-tip']);
   });
 
   it('decodes to exactly what the in-process host gave the app: poses, 25-joint hands, input events', async () => {

@@ -96,13 +96,22 @@ export class CpuDepthInformation {
 
   /** Depth in metres at normalized view coordinates (x right, y down, both in [0, 1]); 0 = no reading. */
   getDepthInMeters(x: number, y: number): number {
-    if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) throw new RangeError(`normalized view coordinates must be within [0, 1], got (${x}, ${y})`);
-    const m = this.normDepthBufferFromNormView.matrix;
-    // The view point (x, y, 0, 1) into normalized depth-buffer coordinates.
-    const u = m[0] * x + m[4] * y + m[12];
-    const v = m[1] * x + m[5] * y + m[13];
-    const col = Math.min(this.width - 1, Math.max(0, Math.trunc(u * this.width)));
-    const row = Math.min(this.height - 1, Math.max(0, Math.trunc(v * this.height)));
-    return this.values[row * this.width + col] * this.rawValueToMeters;
+    return depthInMeters(this.values, this.width, this.height, this.normDepthBufferFromNormView.matrix, this.rawValueToMeters, x, y);
   }
+}
+
+/**
+ * `getDepthInMeters` as the Depth Sensing Module defines it, shared by the in-process depth information and
+ * the browser shim's `XRCPUDepthInformation`: RangeError outside [0, 1], the view point through
+ * `normDepthBufferFromNormView` (column-major), truncated to a pixel, clamped into the buffer, scaled.
+ */
+export function depthInMeters(values: ArrayLike<number>, width: number, height: number, normFromView: ArrayLike<number>, rawValueToMeters: number, x: number, y: number): number {
+  if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) throw new RangeError(`normalized view coordinates must be within [0, 1], got (${x}, ${y})`);
+  const m = normFromView;
+  // The view point (x, y, 0, 1) into normalized depth-buffer coordinates.
+  const u = m[0] * x + m[4] * y + m[12];
+  const v = m[1] * x + m[5] * y + m[13];
+  const col = Math.min(width - 1, Math.max(0, Math.trunc(u * width)));
+  const row = Math.min(height - 1, Math.max(0, Math.trunc(v * height)));
+  return values[row * width + col] * rawValueToMeters;
 }

@@ -4,16 +4,10 @@
  */
 import { S, illegalConstructor, internal, makeSpace, XRJointSpace, XRSpace, type Resolver } from './primitives.js';
 import type { Pose } from './math.js';
+import { WEBXR_JOINTS } from '../../user/joints.js';
 
-/** WebXR hand joints in XRHand order (WebXR Hand Input, §XRHand). */
-export const HAND_JOINTS = [
-  'wrist',
-  'thumb-metacarpal', 'thumb-phalanx-proximal', 'thumb-phalanx-distal', 'thumb-tip',
-  'index-finger-metacarpal', 'index-finger-phalanx-proximal', 'index-finger-phalanx-intermediate', 'index-finger-phalanx-distal', 'index-finger-tip',
-  'middle-finger-metacarpal', 'middle-finger-phalanx-proximal', 'middle-finger-phalanx-intermediate', 'middle-finger-phalanx-distal', 'middle-finger-tip',
-  'ring-finger-metacarpal', 'ring-finger-phalanx-proximal', 'ring-finger-phalanx-intermediate', 'ring-finger-phalanx-distal', 'ring-finger-tip',
-  'pinky-finger-metacarpal', 'pinky-finger-phalanx-proximal', 'pinky-finger-phalanx-intermediate', 'pinky-finger-phalanx-distal', 'pinky-finger-tip',
-] as const;
+/** WebXR hand joints in XRHand order: the in-process host's names, so both sides agree by construction. */
+export const HAND_JOINTS: readonly string[] = WEBXR_JOINTS;
 
 /** What a source reads each frame: its floats on the wire (grip, target ray, then joints or buttons and axes), or null when absent. */
 export interface SourceData {

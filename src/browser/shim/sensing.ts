@@ -5,6 +5,7 @@
  */
 import { S, domError, illegalConstructor, internal, makePose, makeSpace, transformOf, XRPose, XRSpace, type XRRigidTransform } from './primitives.js';
 import { composePose, invertPose, type Pose } from './math.js';
+import { depthInMeters } from '../../sensing/depth-information.js';
 
 export class XRPlaneSet extends Set<XRPlane> {}
 export class XRAnchorSet extends Set<XRAnchor> {}
@@ -63,16 +64,10 @@ export class XRCPUDepthInformation extends XRDepthInformation {
     return this.values.buffer as ArrayBuffer;
   }
 
-  /** As the Depth Sensing Module defines it, and as the in-process `CpuDepthInformation` computes it. */
+  /** As the Depth Sensing Module defines it: the in-process `CpuDepthInformation`'s own function. */
   getDepthInMeters(x: number, y: number): number {
     if (!this[S].active()) throw domError('InvalidStateError', 'XRCPUDepthInformation: its frame is no longer active');
-    if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) throw new RangeError(`normalized view coordinates must be within [0, 1], got (${x}, ${y})`);
-    const m = this.normDepthBufferFromNormView.matrix;
-    const u = m[0] * x + m[4] * y + m[12];
-    const v = m[1] * x + m[5] * y + m[13];
-    const col = Math.min(this.width - 1, Math.max(0, Math.trunc(u * this.width)));
-    const row = Math.min(this.height - 1, Math.max(0, Math.trunc(v * this.height)));
-    return this.values[row * this.width + col] * this.rawValueToMeters;
+    return depthInMeters(this.values, this.width, this.height, this.normDepthBufferFromNormView.matrix, this.rawValueToMeters, x, y);
   }
 }
 

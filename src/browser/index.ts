@@ -1,0 +1,13 @@
+/**
+ * `xrsim/browser`: running WebXR pages against the simulator (docs/BROWSER.md). Separate from the main
+ * entry so that `xrsim` does not load playwright-core.
+ */
+export { BrowserApp, PageUnresponsiveError, PAGE_EPOCH_MS, injectImportMap, type BrowserAppOptions, type BridgeStats } from './browser-app.js';
+export { WarmChromium, launchChromium, chromiumPath, CHROMIUM_FLAGS } from './chromium.js';
+export { driveBrowserApp, type DriveOptions, type DriveResult } from './drive.js';
+export { BrowserRelay } from './relay.js';
+export { TickEncoder, sourceId, type TickExtras } from './tick-encoder.js';
+export { startStaticServer, type StaticServer, type StaticServerOptions } from './static-server.js';
+export { PackageResolver, parseCdnUrl, DEFAULT_PACKAGES } from './packages.js';
+export { BadPageOutputError } from './check-output.js';
+export * from './protocol.js';
