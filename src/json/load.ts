@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { XrsimInputError, pointerToJsonPath } from '../errors.js';
+import { lineAndColumn, locateJsonSyntaxError } from './syntax.js';
 
 /** Reads and parses a JSON file. A syntax error names the file, the line and the column. */
 export function readJsonFile(path: string): unknown {
@@ -18,25 +19,21 @@ export function readJsonFile(path: string): unknown {
   return parseJsonText(text, path);
 }
 
-/** Parses JSON text; `file` is used only in error messages. */
+/**
+ * Parses JSON text; `file` is used only in error messages. A syntax error gives the line, the column and
+ * what was expected there, and never quotes the text: the file may not be what the user thought it was.
+ */
 export function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (err) {
-    const message = (err as Error).message;
-    const at = /position (\d+)/.exec(message);
+  } catch {
+    const problem = locateJsonSyntaxError(text);
     let where = '';
-    if (at) {
-      const offset = Number(at[1]);
-      const before = text.slice(0, offset);
-      const line = before.split('\n').length;
-      const column = offset - before.lastIndexOf('\n');
+    if (problem) {
+      const { line, column } = lineAndColumn(text, problem.offset);
       where = ` at line ${line}, column ${column}`;
     }
-    throw new XrsimInputError(`invalid JSON${where}: ${message.replace(/ in JSON at position.*$/, '')}`, {
-      file,
-      expected: 'a well-formed JSON document',
-    });
+    throw new XrsimInputError(`invalid JSON${where}`, { file, expected: problem?.expected ?? 'a well-formed JSON document' });
   }
 }
 

@@ -8,6 +8,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { StreamDamageError, XrsimInputError } from '../errors.js';
+import { parseJsonText } from '../json/load.js';
 import { Frame } from '../frame/frame.js';
 import { findChannel, POSE_FLOATS, type FrameLayout } from '../frame/layout.js';
 import { STREAM_FORMAT_VERSION } from '../version.js';
@@ -265,7 +266,7 @@ function readStructure(path: string, fd: number, options: OpenOptions) {
   const json = Buffer.alloc(jsonBytes);
   readSync(fd, json, 0, jsonBytes, HEADER_PREFIX_BYTES);
   if (crc32(json) !== prefix.readUInt32LE(16)) throw new StreamDamageError('the header is damaged (CRC32 mismatch)', path, -1);
-  const header = JSON.parse(json.toString('utf8')) as StreamHeader;
+  const header = parseJsonText(json.toString('utf8'), path) as StreamHeader;
   const firstChunk = HEADER_PREFIX_BYTES + jsonBytes;
 
   const trailer = Buffer.alloc(TRAILER_BYTES);
