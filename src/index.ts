@@ -26,7 +26,8 @@ export { SimState, initialConditions } from './session/state.js';
 
 // Model
 /** Builds the immutable, validated, content-hashed model of a task in a scene. */
-export { buildModel, DEFAULT_DT, DEFAULT_GRAVITY, DEFAULT_SOLVER_ITERATIONS } from './model/build.js';
+export { buildModel, DEFAULT_DT, DEFAULT_GRAVITY, DEFAULT_SOLVER_ITERATIONS, MAX_SESSION_TICKS } from './model/build.js';
+export { MAX_INPUT_MAGNITUDE } from './json/load.js';
 /** Model types. */
 export type { SimModel, ModelOptions, BodyModel, StaticModel, SensorModel, ColliderModel, TimingModel, ObjectOrigin } from './model/types.js';
 /** Canonical JSON and the content hash used for models. */

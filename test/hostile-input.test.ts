@@ -2,13 +2,14 @@
  * Hostile and absurd input: files that are not what the user meant (never echoed back), JSON that is
  * almost right (located by line and column), and numbers no simulation can use.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../src/json/load.js';
 import { locateJsonSyntaxError } from '../src/json/syntax.js';
 import { XrsimInputError } from '../src/errors.js';
-import { tempDir, xrsim } from './helpers/cli.js';
+import { MAX_SESSION_TICKS, runSession, type SessionSpec } from '../src/index.js';
+import { ROOT, tempDir, xrsim } from './helpers/cli.js';
 
 /** A small seeded generator, so the mutations below are the same on every run. */
 function lcg(seed: number): () => number {
@@ -101,5 +102,64 @@ describe('a file argument that is not the expected document is never echoed', ()
       expect(r.stdout + r.stderr).toMatch(/not an xrsim frame stream/);
       expect(r.stdout + r.stderr).not.toContain('root:x');
     }
+  });
+});
+
+describe('non-finite and absurd numbers are bad input', () => {
+  const dir = tempDir();
+  const task = () => JSON.parse(readFileSync(join(ROOT, 'tasks/physics/stack-settle/task.json'), 'utf8'));
+
+  it('a task body at x = 1e308 exits 2 naming the file and the JSON path (it used to pass its validators)', () => {
+    const far = task();
+    far.bodies[4].position = [1e308, 0.684, 0];
+    const path = join(dir, 'far.json');
+    writeFileSync(path, JSON.stringify(far));
+    const r = xrsim('run', '--task', path, '--json');
+    expect(r.code).toBe(2);
+    expect(r.json.status).toBe('errored');
+    expect(r.json.error).toMatchObject({ kind: 'bad-input', file: path, jsonPath: '$.bodies[4].position[0]' });
+    expect(r.json.error.message).toMatch(/number out of range \(expected a finite number from -1000000 to 1000000\)/);
+  });
+
+  it('a literal that overflows a double (1e309) is refused as not finite', () => {
+    const path = join(dir, 'overflow.json');
+    writeFileSync(path, JSON.stringify(task()).replace('"mass":2', '"mass":1e309'));
+    const r = xrsim('run', '--task', path, '--json');
+    expect(r.code).toBe(2);
+    expect(r.json.error).toMatchObject({ jsonPath: '$.bodies[0].mass' });
+    expect(r.json.error.message).toMatch(/not a finite number/);
+  });
+
+  it('NaN and Infinity in inline tasks, scenes, hand models and session specs name their path', async () => {
+    const scene = JSON.parse(readFileSync(join(ROOT, 'scenes/empty-lab.json'), 'utf8'));
+    const hand = JSON.parse(readFileSync(join(ROOT, 'hand-models/medium.json'), 'utf8'));
+    const badTask = task();
+    badTask.validators[2].target[1] = NaN;
+    const badScene = structuredClone(scene);
+    badScene.surfaces[0].position[2] = -Infinity;
+    const badHand = structuredClone(hand);
+    badHand.joints.wrist.radius = Infinity;
+    for (const [spec, file, jsonPath] of [
+      [{ task: badTask, seed: 1 }, '<inline task>', '$.validators[2].target[1]'],
+      [{ task: 'physics/stack-settle', scene: badScene, seed: 1 }, '<inline scene>', '$.surfaces[0].position[2]'],
+      [{ task: 'physics/stack-settle', handModel: badHand, seed: 1 }, '<inline hand model>', '$.joints.wrist.radius'],
+      [{ task: 'physics/stack-settle', user: { ipd: NaN }, seed: 1 }, '<session spec>', '$.user.ipd'],
+      [{ task: 'physics/stack-settle', user: { perturbation: { tremor: { amplitude: 5e6 } } }, seed: 1 }, '<session spec>', '$.user.perturbation.tremor.amplitude'],
+    ] as const) {
+      const result = await runSession(spec as SessionSpec);
+      expect(result.status).toBe('errored');
+      expect(result.error).toMatchObject({ kind: 'bad-input', file, jsonPath });
+    }
+  });
+
+  it('a tick count past the stated maximum (dt = 1e-300) is refused before anything runs', () => {
+    const tiny = task();
+    tiny.timing = { dt: 1e-300 };
+    const path = join(dir, 'tiny-dt.json');
+    writeFileSync(path, JSON.stringify(tiny));
+    const r = xrsim('run', '--task', path, '--json');
+    expect(r.code).toBe(2);
+    expect(r.json.error).toMatchObject({ kind: 'bad-input', file: path, jsonPath: '$.timing.dt' });
+    expect(r.json.error.message).toContain(`at most ${MAX_SESSION_TICKS} ticks`);
   });
 });

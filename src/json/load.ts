@@ -55,6 +55,7 @@ function compiledSchema(schemaPath: string): ValidateFunction {
  */
 export function validateAgainstSchema(schemaPath: string, data: unknown, file: string, dependencies: string[] = []): void {
   for (const dependency of dependencies) compiledSchema(dependency);
+  checkNumbers(data, file, '');
   report(compiledSchema(schemaPath), data, file, '');
 }
 
@@ -67,7 +68,44 @@ export function validateAgainstDefinition(schemaPath: string, definition: string
   const root = compiledSchema(schemaPath).schema as { $id: string };
   const validate = ajv.getSchema(`${root.$id}#/definitions/${definition}`);
   if (!validate) throw new Error(`schema ${schemaPath} has no definition "${definition}"`);
+  checkNumbers(data, file, prefix);
   report(validate, data, file, prefix);
+}
+
+/**
+ * The largest magnitude any number in a scene, task, hand model or session spec may have. The world is
+ * metres, kilograms and seconds at human scale; past this, float32 channels and the physics engine lose
+ * all precision (1e6 m is already 6 cm per float32 step) and a pose at 1e308 becomes infinite.
+ */
+export const MAX_INPUT_MAGNITUDE = 1e6;
+
+/**
+ * Refuses non-finite numbers (NaN and ±Infinity in inline objects, or a literal such as 1e309 that
+ * overflows a double) and numbers past {@link MAX_INPUT_MAGNITUDE}, naming the JSON path. The value itself
+ * is not quoted (errors never echo a file's contents).
+ */
+function checkNumbers(data: unknown, file: string, prefix: string): void {
+  const seen = new Set<object>();
+  const stack: { value: unknown; pointer: string }[] = [{ value: data, pointer: prefix }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop()!;
+    if (typeof value === 'number') {
+      if (Number.isFinite(value) && Math.abs(value) <= MAX_INPUT_MAGNITUDE) continue;
+      throw new XrsimInputError(Number.isFinite(value) ? 'number out of range' : 'not a finite number', {
+        file,
+        jsonPath: pointerToJsonPath(pointer),
+        expected: `a finite number from -${MAX_INPUT_MAGNITUDE} to ${MAX_INPUT_MAGNITUDE}`,
+      });
+    }
+    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
+    seen.add(value);
+    const entries = Object.entries(value);
+    // Reversed, so the first problem in document order is the one reported.
+    for (let k = entries.length - 1; k >= 0; k--) {
+      const key = entries[k][0].replace(/~/g, '~0').replace(/\//g, '~1');
+      stack.push({ value: entries[k][1], pointer: `${pointer}/${key}` });
+    }
+  }
 }
 
 function report(validate: ValidateFunction, data: unknown, file: string, prefix: string): void {

@@ -20,6 +20,13 @@ import type { BodyModel, ColliderModel, HandPartModel, ModelOptions, ObjectOrigi
 
 /** Default tick: 90 Hz, the common headset refresh rate. */
 export const DEFAULT_DT = 1 / 90;
+
+/**
+ * The most ticks one session may run (`duration / dt`). A day at 90 Hz is 7,776,000; past the limit a
+ * tiny `dt` (1e-300) or a huge duration would run until the wall-clock limit, so it is bad input instead.
+ */
+export const MAX_SESSION_TICKS = 10_000_000;
+
 /** Rapier's own default. */
 export const DEFAULT_SOLVER_ITERATIONS = 4;
 /** Standard gravity, m/s². */
@@ -196,12 +203,21 @@ function resolveTiming(task: LoadedTask['spec'], options: ModelOptions, file: st
   if (!(duration > 0) || !Number.isFinite(duration)) {
     throw new XrsimInputError(`duration must be a positive number of seconds, got ${duration}`, { file, expected: 'seconds > 0' });
   }
+  const durationTicks = Math.round(duration / dt);
+  if (!(durationTicks <= MAX_SESSION_TICKS)) {
+    const fromSpec = options.duration !== undefined;
+    throw new XrsimInputError(`${duration} s at a tick of ${dt} s is ${durationTicks.toPrecision(3)} ticks, more than a session may run`, {
+      file: fromSpec && task.timing?.dt === undefined ? '<session spec>' : file,
+      jsonPath: task.timing?.dt !== undefined ? '$.timing.dt' : '$.duration',
+      expected: `duration / dt of at most ${MAX_SESSION_TICKS} ticks (a day at 90 Hz is ${86400 * 90})`,
+    });
+  }
   return {
     dt,
     substeps,
     solverIterations: task.timing?.solverIterations ?? DEFAULT_SOLVER_ITERATIONS,
     duration,
-    durationTicks: Math.round(duration / dt),
+    durationTicks,
   };
 }
 
