@@ -71,7 +71,10 @@ export class TagRegistry {
           entry.position = [Number(value.position[0]), Number(value.position[1]), Number(value.position[2])];
           entry.rotation = value.rotation ? [...value.rotation] : null;
         }
-        if (entry.position && entry.position.some((v) => !Number.isFinite(v))) throw new TypeError(`tag "${entry.role}": poseOf returned a non-finite position`);
+        // Recorded as float32: a finite double past 3.4e38 would still become infinite there.
+        if (entry.position && !entry.position.every(isFiniteFloat32)) throw new TypeError(`tag "${entry.role}": poseOf returned a non-finite position`);
+        // A rotation is recorded as given (a degenerate one is NaN, and `presses` cannot press it), but it must be 4 numbers.
+        if (entry.rotation && entry.rotation.length !== 4) throw new TypeError(`tag "${entry.role}": poseOf returned a rotation that is not 4 numbers`);
       } catch (err) {
         entry.position = null;
         entry.rotation = null;
@@ -90,4 +93,8 @@ export class TagRegistry {
     }
     frame.endRecord();
   }
+}
+
+function isFiniteFloat32(v: number): boolean {
+  return Number.isFinite(Math.fround(v));
 }

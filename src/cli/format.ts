@@ -23,10 +23,17 @@ export function table(rows: string[][], indent = '  '): string {
   return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
 }
 
-/** One line per milestone: verdict, id, metric against threshold, evidence ticks. */
+/** Text from app code as one printable line: control characters escaped, at most `max` characters. */
+export function oneLine(text: string, max = 200): string {
+  const escaped = text.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? ' ⏎ ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return escaped.length <= max ? escaped : `${escaped.slice(0, max)}…`;
+}
+
+/** One line per milestone: verdict, id, metric against threshold, evidence ticks; then any notes, once each. */
 export function formatMilestones(milestones: readonly Milestone[]): string {
   if (milestones.length === 0) return '';
-  return table(
+  const notes = [...new Set(milestones.flatMap((m) => (m.note ? [m.note] : [])))];
+  const rows = table(
     milestones.map((m) => [
       m.passed ? 'pass' : 'FAIL',
       m.id,
@@ -35,4 +42,5 @@ export function formatMilestones(milestones: readonly Milestone[]): string {
       m.ticks.length > 0 ? `ticks ${m.ticks.slice(0, 6).join(', ')}${m.ticks.length > 6 ? ', …' : ''}` : '',
     ]),
   );
+  return rows + notes.map((note) => `  note: ${note}\n`).join('');
 }

@@ -12,6 +12,7 @@ import { settleValidator } from './settle.js';
 import type { Milestone, Validator } from './types.js';
 import type { Handedness } from '../session/spec.js';
 import { FrameState } from './frame-state.js';
+import { failOnNonFinite } from './finite-guard.js';
 import type { ValidatorContext } from './xr-context.js';
 import { displacementValidator, distanceAtValidator, followValidator, presenceValidator, rmsValidator, speedValidator } from './xr-motion.js';
 import { comfortValidator, overlapValidator, visibleValidator } from './xr-perception.js';
@@ -74,19 +75,23 @@ export function createValidator(spec: ValidatorSpec, ctx: ValidatorContext): Val
 /**
  * All of a model's validators, as one. Milestones come out in the task's order. The frame state (tags,
  * app and input events) is decoded once per frame for all of them, and only when the task has an XR
- * formula (physics tasks pay nothing for it).
+ * formula (physics tasks pay nothing for it). A non-finite value in a frame fails every milestone
+ * (`finite-guard.ts`).
  */
 export function createTaskValidators(model: SimModel, dominantHand: Handedness = 'right'): Validator {
   const ctx: ValidatorContext = { model, dominantHand, state: new FrameState() };
   const validators = model.validators.map((spec) => createValidator(spec, ctx));
   const decode = model.validators.some((spec) => !PHYSICS_FORMULAS.has(spec.type));
-  return {
-    observe(frame) {
-      if (decode) ctx.state.observe(frame);
-      for (const v of validators) v.observe(frame);
+  return failOnNonFinite(
+    {
+      observe(frame) {
+        if (decode) ctx.state.observe(frame);
+        for (const v of validators) v.observe(frame);
+      },
+      finish(): Milestone[] {
+        return validators.flatMap((v) => v.finish());
+      },
     },
-    finish(): Milestone[] {
-      return validators.flatMap((v) => v.finish());
-    },
-  };
+    decode ? ctx.state : null,
+  );
 }

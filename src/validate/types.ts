@@ -21,6 +21,8 @@ export interface Milestone {
   /** Which validator formula produced it. */
   validator: string;
   description?: string;
+  /** Why the metric could not be measured, when something beyond the formula decided (a non-finite frame). */
+  note?: string;
 }
 
 /** A running validator. */

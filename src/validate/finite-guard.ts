@@ -1,0 +1,63 @@
+/**
+ * The one place where a non-finite value becomes a failure. Formulas fold frames with comparisons
+ * (`if (d > worst) worst = d`), and NaN compares false with everything: a body at infinity used to leave
+ * `region` and `drift` at their starting metric of 0, a pass. Rather than make every formula NaN-aware,
+ * this guard watches every float a formula can read (the fixed channels: bodies, head, hands, contacts,
+ * controllers; and the tags' decoded positions). From the first frame where one is NaN or infinite, no
+ * metric of the session means anything, so every milestone fails: metric null, score 0, that frame as
+ * evidence. A metric that comes out non-finite by itself is failed by `scoreMilestones`.
+ *
+ * Tag rotations are the exception: an app's degenerate orientation (facing straight up) is NaN, the
+ * suite's apps produce them, and the only formula that reads one (`presses`) treats such a target as
+ * not pressable, a verdict on the app rather than on the measurement.
+ */
+import type { FrameView } from '../frame/frame.js';
+import type { FrameState } from './frame-state.js';
+import type { Milestone, Validator } from './types.js';
+
+/** The fixed float channels a frame may have, besides `bodies`. */
+const FLOAT_CHANNELS = ['head', 'hand-left', 'hand-right', 'contacts', 'controller-left', 'controller-right'];
+
+/** The first non-finite value seen: where and when. */
+interface NonFinite {
+  tick: number;
+  where: string;
+}
+
+/** Wraps a session's validators so that a non-finite value in any frame fails every milestone. */
+export function failOnNonFinite(inner: Validator, state: FrameState | null): Validator {
+  let found: NonFinite | null = null;
+  return {
+    observe(frame) {
+      inner.observe(frame); // decodes the frame state (tags) first
+      if (!found) found = firstNonFinite(frame, state);
+    },
+    finish(): Milestone[] {
+      const milestones = inner.finish();
+      if (!found) return milestones;
+      const note = `a non-finite value (NaN or infinity) in ${found.where} at tick ${found.tick}: no metric can be measured`;
+      return milestones.map((m) => ({ ...m, passed: false, score: 0, metric: null, ticks: [found!.tick], note }));
+    },
+    ...(inner.trace ? { trace: inner.trace } : {}),
+  };
+}
+
+// `x - x` is 0 for every finite x and NaN for NaN and ±Infinity.
+function allFinite(values: ArrayLike<number>): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] - values[i] !== 0) return false;
+  return true;
+}
+
+function firstNonFinite(frame: FrameView, state: FrameState | null): NonFinite | null {
+  if (!allFinite(frame.bodyPoses)) return { tick: frame.tick, where: 'the bodies channel' };
+  for (const name of FLOAT_CHANNELS) {
+    const values = frame.channel(name);
+    if (values && !allFinite(values)) return { tick: frame.tick, where: `the ${name} channel` };
+  }
+  if (state) {
+    for (const [role, tag] of state.tags) {
+      if (tag.present && !allFinite(tag.position)) return { tick: frame.tick, where: `the position of tag "${role}"` };
+    }
+  }
+  return null;
+}
