@@ -84,3 +84,47 @@ export function pointerToJsonPath(pointer: string): string {
 export function childPath(parent: string, key: string | number): string {
   return typeof key === 'number' ? `${parent}[${key}]` : `${parent}.${key}`;
 }
+
+/** The most characters of a thrown value's message (and of its stack) kept in a recorded event. */
+export const THROWN_TEXT_LIMIT = 2000;
+
+/**
+ * The message and stack of anything code can throw: an Error, a string, a Symbol, `Object.create(null)`,
+ * an object whose `toString` or `message` getter throws, a revoked Proxy. Never throws itself. Each text
+ * is cut to {@link THROWN_TEXT_LIMIT} characters with a note of how many were dropped.
+ */
+export function describeThrown(value: unknown): { message: string; stack: string } {
+  let message: string | undefined;
+  let stack = '';
+  if ((typeof value === 'object' && value !== null) || typeof value === 'function') {
+    const read = (key: 'message' | 'stack') => {
+      try {
+        const field = (value as Record<string, unknown>)[key];
+        return typeof field === 'string' ? field : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    message = read('message');
+    stack = read('stack') ?? '';
+  }
+  message ??= printable(value);
+  return { message: capText(message), stack: capText(stack) };
+}
+
+/** `String(value)`, or a description when even that throws (a null-prototype object, a throwing toString). */
+function printable(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    try {
+      return `${Object.prototype.toString.call(value)} (not convertible to a string)`;
+    } catch {
+      return `a thrown ${typeof value} that cannot be printed`;
+    }
+  }
+}
+
+function capText(text: string): string {
+  return text.length <= THROWN_TEXT_LIMIT ? text : `${text.slice(0, THROWN_TEXT_LIMIT)}… (${text.length - THROWN_TEXT_LIMIT} more characters)`;
+}

@@ -4,6 +4,7 @@
  * an unresolvable tag) becomes an ActorFailure event and the script goes on with its next step; a script
  * that throws becomes one too, and stops. Nothing here can crash the session.
  */
+import { describeThrown } from '../errors.js';
 import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
 import { writeJsonRecord } from '../frame/json-record.js';
@@ -62,7 +63,7 @@ export class ActorRunner {
       return value;
     } catch (err) {
       this.finished = true;
-      this.fail(ctx, frame, 'script', err instanceof Error ? err.message : String(err));
+      this.fail(ctx, frame, 'script', describeThrown(err).message);
       return null;
     }
   }
@@ -72,7 +73,7 @@ export class ActorRunner {
     try {
       return fn();
     } catch (err) {
-      this.fail(ctx, frame, this.current?.label ?? 'script', err instanceof Error ? err.message : String(err));
+      this.fail(ctx, frame, this.current?.label ?? 'script', describeThrown(err).message);
       this.current = null;
       return undefined;
     }

@@ -1,8 +1,11 @@
 /**
  * The in-process app host: runs an app module's `setup` once and its `frame` every tick (after sensing),
- * gives it a context on the simulated world, and records what it does. An exception in app code becomes
- * an AppError event with its stack, and the frames go on, as in a browser.
+ * gives it a context on the simulated world, and records what it does. Anything app code throws (an
+ * Error, a string, a Symbol, an object whose getters throw) becomes an AppError event with its message
+ * and stack, and the frames go on, as in a browser. An async `setup` or `frame` is let settle within its
+ * tick ({@link AppHost.settle}), so its rejection is recorded in that tick's frame.
  */
+import { describeThrown } from '../errors.js';
 import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
 import { writeJsonRecord } from '../frame/json-record.js';
@@ -19,6 +22,15 @@ import { XrFrameBuilder } from './xr-frame.js';
 /** Stack lines kept in an AppError record. */
 const STACK_LINES = 4;
 
+/** Where and what an app error was (the first one goes in a session's result). */
+export interface AppErrorSummary {
+  tick: number;
+  /** `setup`, `frame` or `tag` (a tag's poseOf threw). */
+  phase: string;
+  /** At most 2,000 characters. */
+  message: string;
+}
+
 /** One session's app. */
 export class AppHost {
   readonly tags = new TagRegistry();
@@ -30,8 +42,15 @@ export class AppHost {
   /** Hit-test sources the app requested, tested every frame (results are not recorded: they are per frame). */
   private readonly hitSources = new Set<HitTestSource>();
   private time = 0;
+  private tick = 0;
   /** App errors so far (for tools and tests). */
   errors = 0;
+  /** The first app error: where and what (for a run's summary). */
+  firstError: AppErrorSummary | null = null;
+  /** Whether the app returned a promise this tick (an async `setup` or `frame`) that should settle before the frame commits. */
+  awaiting = false;
+  /** Rejections of those promises, in the order they settled, not yet recorded. */
+  private readonly rejections: { phase: string; err: unknown }[] = [];
 
   constructor(
     private readonly app: AppModule,
@@ -76,6 +95,8 @@ export class AppHost {
   setup(frame: Frame): void {
     this.frame = frame;
     this.time = frame.time;
+    this.tick = 0;
+    this.awaiting = false;
     if (this.app.setup) this.guard('setup', () => this.app.setup!(this.ctx));
     this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
     this.frame = null;
@@ -85,6 +106,10 @@ export class AppHost {
   run(frame: Frame, tick: number, time: number): void {
     this.frame = frame;
     this.time = time;
+    this.tick = tick;
+    // Rejections that settled after their own tick (a session stepped by hand with `step()`).
+    this.recordRejections();
+    if (tick > 0) this.awaiting = false;
     const xr = this.builder.build(frame);
     xr.tick = tick;
     xr.time = time;
@@ -103,30 +128,64 @@ export class AppHost {
     this.frame = null;
   }
 
-  private guard(phase: string, fn: () => void): void {
+  /**
+   * Lets the promises the app returned this tick settle, then records their rejections in `frame`. A
+   * macrotask (`setImmediate`) runs only after every microtask queued before it, so any promise chain that
+   * waits on nothing outside the session (no timer, no I/O) has settled by then: the same ticks record the
+   * same rejections on every run. The session awaits this before committing the frame.
+   */
+  async settle(frame: Frame): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.awaiting = false;
+    this.frame = frame;
+    this.recordRejections();
+    this.frame = null;
+  }
+
+  private guard(phase: string, fn: () => unknown): void {
     try {
-      fn();
+      const returned = fn();
+      if (isThenable(returned)) this.watch(phase, returned);
     } catch (err) {
       this.recordError(phase, err);
     }
   }
 
-  private recordError(phase: string, err: unknown, role?: string): void {
+  /** Catches a returned promise's rejection (which would otherwise be lost, or kill the worker) for recording. */
+  private watch(phase: string, returned: PromiseLike<unknown>): void {
+    this.awaiting = true;
+    Promise.resolve(returned).then(undefined, (err: unknown) => this.rejections.push({ phase, err }));
+  }
+
+  private recordRejections(): void {
+    for (const { phase, err } of this.rejections.splice(0)) this.recordError(phase, err, undefined, true);
+  }
+
+  private recordError(phase: string, err: unknown, role?: string, async = false): void {
     this.errors++;
+    const { message, stack } = describeThrown(err);
+    this.firstError ??= { tick: this.tick, phase, message };
     if (!this.frame) return;
-    const error = err instanceof Error ? err : new Error(String(err));
     writeJsonRecord(this.frame, EventType.AppError, [], {
       phase,
       ...(role ? { tag: role } : {}),
-      message: error.message,
-      stack: sanitizeStack(error.stack ?? ''),
+      ...(async ? { async: true } : {}),
+      message,
+      stack: sanitizeStack(stack),
     });
   }
 
   private emit(name: string, data: unknown): void {
     if (typeof name !== 'string' || name === '') throw new TypeError('ctx.emit(name, data): name must be a non-empty string');
+    if (this.frame) {
+      try {
+        writeJsonRecord(this.frame, EventType.AppEvent, [], data === undefined ? { name } : { name, data });
+      } catch (err) {
+        if (err instanceof RangeError) throw new RangeError(`ctx.emit(name, data): ${err.message}`);
+        throw err; // JSON.stringify's own: a cycle, a BigInt
+      }
+    }
     this.eventCounts.set(name, this.eventCount(name) + 1);
-    if (this.frame) writeJsonRecord(this.frame, EventType.AppEvent, [], data === undefined ? { name } : { name, data });
   }
 
   private addBody(id: string, o: AppBodyOptions): AppBody {
@@ -168,10 +227,23 @@ export class AppHost {
   }
 }
 
-/** The first stack lines, with file paths cut to their base names (streams must not depend on where a checkout lives). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+  } catch {
+    return false; // a getter on `then` that throws: not a promise the app meant
+  }
+}
+
+/**
+ * The first stack lines, with file paths cut to their base names (streams must not depend on where a
+ * checkout lives). Node's own frames (`node:internal/...`) are dropped: below an async app's code they
+ * show how the host happened to drain the microtask queue, which differs between a worker and a test runner.
+ */
 export function sanitizeStack(stack: string): string {
   return stack
     .split('\n')
+    .filter((line) => !/\(node:|^\s*at node:/.test(line))
     .slice(0, STACK_LINES)
     .map((line) => line.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[\\/][^\s():]*[\\/]([^\s\\/():]+)/g, '$1').trim())
     .join('\n');

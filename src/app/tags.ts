@@ -22,15 +22,29 @@ interface TagEntry {
   rotation: Quat | null;
 }
 
+/**
+ * The most tags an app may hold at once. Every tick records all their poses in one record (9 words a
+ * tag), and a record holds at most 65,535 words.
+ */
+export const MAX_TAGS = 4096;
+
+/** The most characters of a tag's role and of its id. */
+export const MAX_TAG_NAME_CHARS = 256;
+
 /** The tags of one app. */
 export class TagRegistry {
   private readonly byRole = new Map<string, TagEntry>();
   private nextIndex = 0;
 
-  /** Declares (or re-declares) a role. */
+  /** Declares (or re-declares) a role. Throws (into the app, so it becomes an app error) past the limits. */
   tag(role: string, id: string, poseOf: TagPoseSource): void {
     if (typeof role !== 'string' || role === '' || typeof poseOf !== 'function') throw new TypeError('ctx.tag(role, id, poseOf): role must be a non-empty string and poseOf a function');
-    this.byRole.set(role, { index: this.nextIndex++, role, id: String(id), poseOf, declared: false, position: null, rotation: null });
+    const name = String(id);
+    if (role.length > MAX_TAG_NAME_CHARS || name.length > MAX_TAG_NAME_CHARS) throw new RangeError(`ctx.tag(role, id, poseOf): role and id may have at most ${MAX_TAG_NAME_CHARS} characters`);
+    if (!this.byRole.has(role) && this.byRole.size >= MAX_TAGS) {
+      throw new RangeError(`ctx.tag: an app may hold at most ${MAX_TAGS} tags at once; untag some before tagging more`);
+    }
+    this.byRole.set(role, { index: this.nextIndex++, role, id: name, poseOf, declared: false, position: null, rotation: null });
   }
 
   untag(role: string): void {

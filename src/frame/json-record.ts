@@ -8,9 +8,18 @@ import type { Frame } from './frame.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Appends a record of `type`: the `lead` words, then `value` as JSON. */
+/** The most bytes of JSON one record can carry: a record holds at most 65,535 words, its lead and length words included. */
+export const MAX_JSON_RECORD_BYTES = (0xffff - 8) * 4;
+
+/**
+ * Appends a record of `type`: the `lead` words, then `value` as JSON. A value whose JSON is longer than
+ * {@link MAX_JSON_RECORD_BYTES} throws a RangeError before anything is written.
+ */
 export function writeJsonRecord(frame: Frame, type: number, lead: readonly number[], value: unknown): void {
   const bytes = encoder.encode(JSON.stringify(value));
+  if (bytes.length > MAX_JSON_RECORD_BYTES) {
+    throw new RangeError(`an event record holds at most ${MAX_JSON_RECORD_BYTES} bytes of JSON; this one is ${bytes.length}`);
+  }
   frame.beginRecord(type);
   for (const word of lead) frame.word(word);
   frame.word(bytes.length);

@@ -1,6 +1,7 @@
 /**
  * What a session produces: its verdict, score, milestones and hash.
  */
+import type { AppErrorSummary } from '../app/host.js';
 import { XrsimInputError } from '../errors.js';
 import type { Milestone } from '../validate/types.js';
 import type { Handedness } from './spec.js';
@@ -37,8 +38,13 @@ export interface SessionResult {
   stream: string | null;
   /** Content hash of the model. */
   modelHash: string;
+  /** Exceptions and rejections recorded from app code (`app-error` events); 0 without an app. */
+  appErrors: number;
+  /** The first of them, or null: its tick, phase (`setup`, `frame`, `tag`) and message (at most 2,000 characters). */
+  firstAppError: AppErrorSummary | null;
   error?: SessionError;
 }
+
 
 /** Verdict and score from milestones. */
 export function verdict(milestones: readonly Milestone[]): { status: SessionStatus; score: number } {
@@ -71,6 +77,8 @@ export function erroredResult(
     milestones: [],
     stream: null,
     modelHash: '',
+    appErrors: 0,
+    firstAppError: null,
     error,
   };
 }

@@ -140,7 +140,7 @@ export class Session {
     this.state.frame.setTime(0, 0);
     this.app?.setup(this.state.frame);
     this.app?.run(this.state.frame, 0, 0);
-    this.commitFrame();
+    // `create` commits frame 0, after letting an async setup or frame settle.
   }
 
   /** Starts a session of an existing model (models are immutable and can be shared by many sessions). */
@@ -149,7 +149,10 @@ export class Session {
     const programs = model.sources.programs;
     const app = programs?.app ? await importApp(programs.app) : null;
     const actors = programs?.actors ? await importActors(programs.actors) : null;
-    return new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors }, options.perturbationSeed);
+    const session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors }, options.perturbationSeed);
+    if (session.app?.awaiting) await session.app.settle(session.state.frame);
+    session.commitFrame();
+    return session;
   }
 
   /** Current tick. */
@@ -172,8 +175,19 @@ export class Session {
     return hashToHex(this.state.sessionHash);
   }
 
-  /** Simulates one tick and returns its frame. */
+  /**
+   * Simulates one tick and returns its frame. An async app's promises are not awaited here: their
+   * rejections are recorded in the first tick after they settle. {@link run} lets them settle within
+   * their own tick.
+   */
   step(): FrameView {
+    this.advance();
+    this.commitFrame();
+    return this.state.frame;
+  }
+
+  /** Runs one tick's pipeline up to, not including, the frame commit. */
+  private advance(): void {
     if (this.finished) throw new Error('session already finished');
     const state = this.state;
     const frame = state.frame;
@@ -194,8 +208,6 @@ export class Session {
     state.writeUserChannels();
     frame.setTime(state.tick, t);
     this.app?.run(frame, state.tick, t);
-    this.commitFrame();
-    return frame;
   }
 
   /** Runs to the end of the model's duration and returns the result. */
@@ -205,7 +217,9 @@ export class Session {
     try {
       while (!this.done) {
         hooks.beforeStep?.(this, this.tick + 1);
-        this.step();
+        this.advance();
+        if (this.app?.awaiting) await this.app.settle(this.state.frame);
+        this.commitFrame();
       }
     } catch (err) {
       this.recorder?.abort();
@@ -236,6 +250,8 @@ export class Session {
       milestones,
       stream: this.recordOptions?.path ?? null,
       modelHash: this.model.hash,
+      appErrors: this.app?.errors ?? 0,
+      firstAppError: this.app?.firstError ?? null,
     };
     this.dispose();
     return result;

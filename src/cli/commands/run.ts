@@ -6,7 +6,7 @@ import { DEFAULT_TIME_LIMIT, runSessionIsolated } from '../../session/isolated.j
 import { erroredResult, type SessionResult } from '../../session/result.js';
 import type { SessionSpec } from '../../session/spec.js';
 import { parseChoiceArg, parseNumberArg, parseSeedArg, printJson, type Command } from '../command.js';
-import { formatMilestones } from '../format.js';
+import { formatMilestones, oneLine } from '../format.js';
 
 /** `xrsim run --task ...`. */
 export const runCommand: Command = {
@@ -33,7 +33,7 @@ export const runCommand: Command = {
   --substeps N          physics steps per tick (default: the task's, else 1)
   --duration SECONDS    simulated time (default: the task's)
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
-                        milestones, stream } as the last line
+                        milestones, stream, appErrors, firstAppError } as the last line
 
 Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad input.`,
   options: {
@@ -95,6 +95,10 @@ function printHuman(r: SessionResult): void {
     `${r.task} in ${r.scene}, seed ${r.seed}, ${r.hand} hand: ${r.status.toUpperCase()} ` +
       `(score ${r.score.toFixed(2)}, ${passed}/${r.milestones.length} milestones)\n`,
   );
+  if (r.appErrors > 0 && r.firstAppError) {
+    const { tick, phase, message } = r.firstAppError;
+    process.stdout.write(`  app errors: ${r.appErrors} (the first at tick ${tick}, in ${phase}: ${oneLine(message)})\n`);
+  }
   process.stdout.write(formatMilestones(r.milestones));
   process.stdout.write(`hash ${r.hash} · ${r.ticks} ticks · model ${r.modelHash.slice(0, 12)}${r.stream ? ` · stream ${r.stream}` : ''}\n`);
 }
