@@ -95,6 +95,14 @@ describe('a file argument that is not the expected document is never echoed', ()
     });
   }
 
+  it('a device (/dev/zero) is refused as not a regular file instead of being read forever', () => {
+    for (const args of [['run', '--task', '/dev/zero'], ['run', '--task', 'physics/stack-settle', '--hand-model', '/dev/zero']]) {
+      const r = xrsim(...args, '--json');
+      expect(r.code).toBe(2);
+      expect(r.json.error.message).toBe('/dev/zero: not a regular file (expected a JSON file)');
+    }
+  });
+
   it('a stream argument that is not a stream exits 2 without its contents', () => {
     for (const command of ['inspect', 'verify']) {
       const r = xrsim(command, secretFile);

@@ -1,20 +1,32 @@
 /**
  * Reading JSON data files (scenes, tasks) with errors that say where the problem is.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { XrsimInputError, pointerToJsonPath } from '../errors.js';
 import { lineAndColumn, locateJsonSyntaxError } from './syntax.js';
 
-/** Reads and parses a JSON file. A syntax error names the file, the line and the column. */
+/** The largest scene, task or hand-model file read (the shipped ones are a few kilobytes). */
+export const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and parses a JSON file. A syntax error names the file, the line and the column. Only regular files
+ * of at most {@link MAX_JSON_FILE_BYTES} are read (`--task /dev/zero` would never end).
+ */
 export function readJsonFile(path: string): unknown {
+  const unreadable = (err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    return new XrsimInputError(code === 'ENOENT' ? 'no such file' : String(err), { file: path });
+  };
   let text: string;
   try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) throw new XrsimInputError('is a directory, not a file', { file: path });
+    if (!stat.isFile()) throw new XrsimInputError('not a regular file', { file: path, expected: 'a JSON file' });
+    if (stat.size > MAX_JSON_FILE_BYTES) throw new XrsimInputError(`${stat.size} bytes is too large`, { file: path, expected: `a JSON file of at most ${MAX_JSON_FILE_BYTES} bytes` });
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : String(err);
-    throw new XrsimInputError(why, { file: path });
+    throw err instanceof XrsimInputError ? err : unreadable(err);
   }
   return parseJsonText(text, path);
 }
