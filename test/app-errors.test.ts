@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSession, decodeEvents, runSession, StreamReader, type SessionSpec } from '../src/index.js';
+import { createSession, decodeEvents, runSession, StreamReader, verifyStream, type SessionSpec } from '../src/index.js';
 import { THROWN_TEXT_LIMIT } from '../src/errors.js';
 import { readJsonPayload } from '../src/frame/json-record.js';
 import { runSessionIsolated } from '../src/session/isolated.js';
@@ -28,7 +28,7 @@ async function runRecorded(app: string, extra: Partial<SessionSpec> = {}) {
     for (const e of decodeEvents(frame.events, frame.eventWords)) if (e.name === 'app-error') errors.push({ tick: frame.tick, record: readJsonPayload(e.payload, 0) });
   }
   reader.close();
-  return { result, errors };
+  return { result, errors, path };
 }
 
 describe('any thrown value becomes an app-error event', () => {
@@ -54,8 +54,9 @@ describe('any thrown value becomes an app-error event', () => {
 });
 
 describe('a rejected promise from an async setup or frame is recorded in its own tick', () => {
-  it('records each rejection in the frame of the tick that returned the promise, as async', async () => {
-    const { result, errors } = await runRecorded('async-rejects.mjs');
+  it('records each rejection in the frame of the tick that returned the promise, as async, and the stream verifies', async () => {
+    const { result, errors, path } = await runRecorded('async-rejects.mjs');
+    expect((await verifyStream(path)).identical).toBe(true);
     expect(errors.map((e) => [e.tick, e.record.phase, e.record.message, e.record.async])).toEqual([
       [0, 'setup', 'setup rejected', true],
       [3, 'frame', 'frame 3 rejected', true],
