@@ -127,8 +127,8 @@ export type { AppModule, AppContext, AppBody, AppBodyOptions, HitTestSource, XrF
 /** Vector helpers for app authors. */
 export * as xr from './app/xr-math.js';
 /** The in-process app host and semantic tags. */
-export { AppHost, sanitizeStack } from './app/host.js';
-export { TagRegistry } from './app/tags.js';
+export { AppHost, sanitizeStack, type AppErrorSummary } from './app/host.js';
+export { TagRegistry, MAX_TAGS, MAX_TAG_NAME_CHARS } from './app/tags.js';
 /** Resolving and loading a task's actor script and apps. */
 export { resolvePrograms, importApp, importActors, DEFAULT_APP, type ProgramSources, type ModuleRef } from './app/programs.js';
 /** Actor scripts: the API a script receives, targets, actions and the runner. */
@@ -209,7 +209,7 @@ export { initPhysics } from './physics/world.js';
 /** Per-subsystem seeded random streams. */
 export { RandomStreams, type RandomStream } from './random.js';
 /** Errors and exit codes. */
-export { XrsimInputError, StreamDamageError, ExitCode, type InputLocation } from './errors.js';
+export { XrsimInputError, StreamDamageError, ExitCode, describeThrown, THROWN_TEXT_LIMIT, type InputLocation } from './errors.js';
 /** Versions that decide whether two runs are comparable bit for bit. */
 export { KERNEL_VERSION, STREAM_FORMAT_VERSION } from './version.js';
 /** Where the shipped data lives. */
