@@ -26,6 +26,7 @@ export const J = {
   ThumbDistal: 4,
   ThumbTip: 5,
   IndexMetacarpal: 6,
+  IndexProximal: 7,
   IndexTip: 10,
   MiddleMetacarpal: 11,
   MiddleProximal: 12,

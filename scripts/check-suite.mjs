@@ -2,17 +2,18 @@
 // Development helper: runs the apps of the given tasks (default: every task with apps) and prints where
 // verdicts differ from what the task declares. By default: every app, both hands, the task's first two
 // scenes, seed 1. `--reference-everywhere`: the reference app only, in every listed scene, seeds 1-3
-// (what the default sweep runs).
-// Usage: node scripts/check-suite.mjs [--reference-everywhere] [task-prefix...]
+// (what the default sweep runs). `--all-scenes`: every app in every listed scene.
+// Usage: node scripts/check-suite.mjs [--reference-everywhere | --all-scenes] [task-prefix...]
 import { listTaskIds, loadTask, runSession } from 'xrsim';
 
 const everywhere = process.argv.includes('--reference-everywhere');
+const allScenes = process.argv.includes('--all-scenes');
 const patterns = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const ids = listTaskIds().filter((id) => (patterns.length ? patterns.some((p) => id.startsWith(p)) : everywhere || loadTask(id).spec.apps));
 let bad = 0;
 for (const id of ids) {
   const task = loadTask(id).spec;
-  const scenes = everywhere ? (task.scenes ?? [task.scene]) : (task.scenes ?? [task.scene]).slice(0, 2);
+  const scenes = everywhere || allScenes ? (task.scenes ?? [task.scene]) : (task.scenes ?? [task.scene]).slice(0, 2);
   const apps = everywhere ? { reference: task.apps?.reference ?? {} } : (task.apps ?? { reference: {} });
   for (const [app, entry] of Object.entries(apps)) {
     for (const scene of scenes) {

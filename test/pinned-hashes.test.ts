@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { KERNEL_VERSION, listTaskIds, runSession } from '../src/index.js';
 
 /** The kernel version these hashes were taken with. */
-const PINNED_KERNEL_VERSION = '3';
+const PINNED_KERNEL_VERSION = '4';
 
 const PINNED: Record<string, string> = {
   'physics/cube-move': 'ec12bb38acd7b270',
@@ -21,11 +21,11 @@ const PINNED: Record<string, string> = {
   'xr/gaze-dwell-select': 'cd2c017718583911',
   'xr/grab-and-throw': '8d3001f934bfea2e',
   'xr/late-tracking': '4d83784e99962709',
-  'xr/palm-menu': '20d1c96337abcd03',
+  'xr/palm-menu': 'e451e48b205f1d2c',
   'xr/pinch-spawn-ball': '3dd08f74180d0eff',
   'xr/place-on-detected-plane': '86d8e3fa60bab844',
-  'xr/poke-button': '2edad08727b4aa78',
-  'xr/two-hand-frame-photo': '0867c5cd95705178',
+  'xr/poke-button': '1aa8fae711065cca',
+  'xr/two-hand-frame-photo': '01eea15535fd4181',
 };
 
 describe('pinned session hashes (seed 1, right hand, default scene)', () => {

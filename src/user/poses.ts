@@ -90,12 +90,15 @@ export function grabPose(model: HandModel, diameter: number): HandPose {
   const angles = open.slice();
   const local = createFkScratch();
   const radius = diameter / 2;
-  // The sphere sits against the palm, centred between the palm joint and the middle knuckle.
+  // The sphere sits against the palm, centred between the palm joint and the knuckles of the index and middle
+  // fingers (a ball is held toward the thumb side, where the index and middle fingers close on it).
   handLocalPoses(model.skeleton, open, local);
   const p = J.Palm * 7;
+  const i = J.IndexProximal * 7;
   const k = J.MiddleProximal * 7;
   const lift = radius + model.skeleton.radius[J.Palm];
-  const centre = [(local[p] + local[k]) / 2, (local[p + 1] + local[k + 1]) / 2 - lift, (local[p + 2] + local[k + 2]) / 2];
+  const knuckles = [(local[i] + local[k]) / 2, (local[i + 1] + local[k + 1]) / 2, (local[i + 2] + local[k + 2]) / 2];
+  const centre = [(local[p] + knuckles[0]) / 2, (local[p + 1] + knuckles[1]) / 2 - lift, (local[p + 2] + knuckles[2]) / 2];
   for (let d = 0; d < 5; d++) {
     const first = DIGIT_BASES[d];
     const tip = first + DIGIT_LENGTHS[d] - 1;

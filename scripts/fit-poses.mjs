@@ -1,0 +1,204 @@
+// Fits the contact-defined angles of the pose library (hand-models/poses.json) to anatomical targets, on the
+// medium right hand (the sizes are uniform scalings of it and a left hand is its mirror, so the angles carry
+// over). What each target means and where it comes from: hand-models/README.md. The pinch has its own fit
+// (scripts/fit-pinch.mjs).
+//
+//   fist     each fingertip's pulp rests on the palm's surface (1 mm off the skin), well inside the palm's
+//            outline; the thumb's tip lies on the middle phalanges of the index and middle fingers.
+//   point, poke, thumbs-up, thumbs-down, frame, victory
+//            their curled fingers take the fist's curl; the thumb of point rests on the middle finger's
+//            middle phalanx, of poke lies across it, of victory across the ring and little fingers'.
+//   open     the thumb lies near the palm plane, straight and radially abducted.
+//
+// Run after `npm run build`: node scripts/fit-poses.mjs [--write]
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createFkScratch, handLocalPoses } from '../dist/kernels/hand-fk.js';
+import { loadHandModel } from '../dist/src/user/hand-model.js';
+import { anglesOf } from '../dist/src/user/poses.js';
+import { OPENXR_JOINTS } from '../dist/src/user/joints.js';
+
+const FILE = new URL('../hand-models/poses.json', import.meta.url);
+const library = JSON.parse(readFileSync(FILE, 'utf8'));
+const model = loadHandModel('medium');
+const local = createFkScratch();
+const J = Object.fromEntries(OPENXR_JOINTS.map((name, i) => [name, i]));
+const radius = (joint) => model.skeleton.radius[J[joint]];
+
+const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const unit = (a) => {
+  const l = Math.hypot(...a);
+  return [a[0] / l, a[1] / l, a[2] / l];
+};
+
+/** Joint positions of a pose (wrist frame, right hand) and its palm: surface point, outward normal, outline. */
+function geometry(spec) {
+  handLocalPoses(model.skeleton, anglesOf(spec, model), local);
+  const at = (joint) => [local[J[joint] * 7], local[J[joint] * 7 + 1], local[J[joint] * 7 + 2]];
+  const wrist = at('wrist');
+  const normal = unit(cross(sub(at('index-proximal'), wrist), sub(at('little-proximal'), wrist)));
+  const palm = at('palm');
+  const surface = palm.map((v, i) => v + radius('palm') * normal[i]);
+  const outline = ['wrist', 'index-metacarpal', 'index-proximal', 'middle-proximal', 'ring-proximal', 'little-proximal', 'little-metacarpal'].map(at);
+  return { at, normal, surface, outline };
+}
+
+/** Signed distance of p's projection inside a convex polygon (in the plane with normal n); < 0 outside. */
+function insideMargin(polygon, n, p) {
+  let margin = Infinity;
+  for (let i = 0; i < polygon.length; i++) {
+    const a = polygon[i];
+    const b = polygon[(i + 1) % polygon.length];
+    const inward = unit(cross(n, sub(b, a)));
+    margin = Math.min(margin, dot(sub(p, a), inward));
+  }
+  return margin;
+}
+
+/** Where the thumb tip lies relative to a band of middle phalanges: height above it and margin inside it. */
+function overPhalanges(g, fingers) {
+  const quad = [g.at(`${fingers[0]}-intermediate`), g.at(`${fingers[0]}-distal`), g.at(`${fingers[1]}-distal`), g.at(`${fingers[1]}-intermediate`)];
+  let n = unit(cross(sub(quad[2], quad[0]), sub(quad[3], quad[1])));
+  if (dot(n, g.normal) < 0) n = n.map((v) => -v);
+  const centre = quad.reduce((s, p) => s.map((v, i) => v + p[i] / 4), [0, 0, 0]);
+  const tip = g.at('thumb-tip');
+  // Wind the quad so the inward normals point inside.
+  const wound = dot(cross(sub(quad[1], quad[0]), sub(quad[2], quad[1])), n) > 0 ? quad : [...quad].reverse();
+  return { height: dot(sub(tip, centre), n), margin: insideMargin(wound, n, tip) };
+}
+
+/** Distance from p to the segment a–b. */
+function segmentDistance(p, a, b) {
+  const ab = sub(b, a);
+  const t = Math.max(0, Math.min(1, dot(sub(p, a), ab) / dot(ab, ab)));
+  return Math.hypot(...sub(p, a.map((v, i) => v + t * ab[i])));
+}
+
+const curledTips = (g, fingers, targetSkin = 0.001) =>
+  fingers.reduce((c, f) => {
+    const tip = g.at(`${f}-tip`);
+    const skin = dot(sub(tip, g.surface), g.normal) - radius(`${f}-tip`);
+    const wound = dot(cross(sub(g.outline[1], g.outline[0]), sub(g.outline[2], g.outline[1])), g.normal) > 0 ? g.outline : [...g.outline].reverse();
+    return c + ((skin - targetSkin) * 300) ** 2 + Math.max(0, 0.004 - insideMargin(wound, g.normal, tip)) ** 2 * 1e5;
+  }, 0);
+
+const thumbOver = (g, fingers) => {
+  const { height, margin } = overPhalanges(g, fingers);
+  const touching = radius('thumb-tip') + radius(`${fingers[1]}-intermediate`);
+  return ((height - touching) * 300) ** 2 + Math.max(0, 0.004 - margin) ** 2 * 1e5;
+};
+
+const pinchGap = (g) => Math.hypot(...sub(g.at('thumb-tip'), g.at('index-tip')));
+
+/** Thumb MCP-to-tip distance over the length of its two phalanges (1: straight). */
+const thumbStraightness = (g) => {
+  const [m, i, t] = [g.at('thumb-proximal'), g.at('thumb-distal'), g.at('thumb-tip')];
+  return Math.hypot(...sub(t, m)) / (Math.hypot(...sub(i, m)) + Math.hypot(...sub(t, i)));
+};
+
+// [joint, 0 flexion | 1 abduction, min, max, natural], degrees. Naturals: a full fist (MCP about 90°, PIP 100°,
+// DIP 60-80°, reference §2); the ring and little fingers' flexion planes tilt ulnarly so the flexed fingers
+// converge toward the scaphoid (Kapandji).
+const THUMB_FREE = [
+  ['thumb-metacarpal', 0, -15, 45, 20], ['thumb-metacarpal', 1, -15, 60, 0],
+  ['thumb-proximal', 0, -10, 55, 30], ['thumb-proximal', 1, -10, 10, 0], ['thumb-distal', 0, -15, 80, 40],
+];
+const CURL_FREE = [
+  ['index-proximal', 0, 0, 90, 88], ['index-intermediate', 0, 0, 100, 100], ['index-distal', 0, 0, 80, 60],
+  ['middle-proximal', 0, 0, 90, 88], ['middle-intermediate', 0, 0, 100, 100], ['middle-distal', 0, 0, 80, 60],
+  ['ring-metacarpal', 0, 0, 15, 10], ['ring-proximal', 0, 0, 90, 88], ['ring-proximal', 1, -20, 20, -5], ['ring-intermediate', 0, 0, 100, 100], ['ring-distal', 0, 0, 80, 60],
+  ['little-metacarpal', 0, 0, 20, 15], ['little-proximal', 0, 0, 90, 88], ['little-proximal', 1, -20, 20, -10], ['little-intermediate', 0, 0, 100, 95], ['little-distal', 0, 0, 80, 60],
+];
+
+/** Coordinate descent with a shrinking step over `free`, starting from the natural values. */
+function fit(spec, free, cost) {
+  const withX = (x) => {
+    const s = structuredClone(spec);
+    free.forEach(([joint, axis], k) => {
+      s.joints[joint] ??= [0, 0];
+      s.joints[joint][axis] = x[k];
+    });
+    return s;
+  };
+  const total = (x) => cost(geometry(withX(x))) + 0.002 * free.reduce((s, f, k) => s + (x[k] - f[4]) ** 2, 0);
+  let best = free.map((f) => f[4]);
+  let bestCost = total(best);
+  for (let step = 8; step > 0.02; step /= 2) {
+    for (let round = 0; round < 400; round++) {
+      let improved = false;
+      for (let k = 0; k < free.length; k++) {
+        for (const delta of [-step, step]) {
+          const x = best.slice();
+          x[k] = Math.min(free[k][3], Math.max(free[k][2], x[k] + delta));
+          const c = total(x);
+          if (c < bestCost - 1e-12) {
+            bestCost = c;
+            best = x;
+            improved = true;
+          }
+        }
+      }
+      if (!improved) break;
+    }
+  }
+  const rounded = withX(best.map((v) => Math.round(v * 10) / 10));
+  return { spec: rounded, cost: total(best.map((v) => Math.round(v * 10) / 10)) };
+}
+
+const poses = library.poses;
+const FINGERS = ['index', 'middle', 'ring', 'little'];
+const report = [];
+
+// The fist: curl and thumb together. Its thumb tip stays more than 5 cm from the index tip (beyond every
+// pinch detector's release distance) on the medium hand, and the wrapped thumb is bent (MCP-to-tip over its
+// phalanges' length at most 0.93), so no detector takes it for a thumbs-up.
+const fist = fit(poses.fist, [...THUMB_FREE, ...CURL_FREE], (g) => curledTips(g, FINGERS) + thumbOver(g, ['index', 'middle']) + Math.max(0, 0.053 - pinchGap(g)) ** 2 * 1e5 + Math.max(0, thumbStraightness(g) - 0.93) ** 2 * 1e5);
+poses.fist.joints = fist.spec.joints;
+report.push(['fist', fist.cost]);
+
+// The fist's curl, for the fingers each other pose curls.
+const curlOf = (finger) => Object.fromEntries(Object.entries(poses.fist.joints).filter(([joint]) => joint.startsWith(`${finger}-`)));
+const curled = { point: ['middle', 'ring', 'little'], poke: ['middle', 'ring', 'little'], 'thumbs-up': FINGERS, 'thumbs-down': FINGERS, frame: ['middle', 'ring', 'little'], victory: ['ring', 'little'] };
+for (const [name, fingers] of Object.entries(curled)) {
+  for (const finger of fingers) {
+    for (const joint of Object.keys(poses[name].joints)) if (joint.startsWith(`${finger}-`)) delete poses[name].joints[joint];
+    Object.assign(poses[name].joints, curlOf(finger));
+  }
+}
+
+// Thumbs that rest on the curled fingers.
+const restsOnMiddle = (g) => {
+  const gap = segmentDistance(g.at('thumb-tip'), g.at('middle-intermediate'), g.at('middle-distal')) - radius('thumb-tip') - radius('middle-intermediate');
+  return ((gap - 0.001) * 300) ** 2;
+};
+for (const [name, cost] of [
+  ['point', (g) => restsOnMiddle(g) + Math.max(0, 0.06 - pinchGap(g)) ** 2 * 1e5],
+  ['poke', (g) => thumbOver(g, ['middle', 'ring']) + Math.max(0, 0.055 - pinchGap(g)) ** 2 * 1e5],
+  ['victory', (g) => thumbOver(g, ['ring', 'little'])],
+]) {
+  const result = fit(poses[name], THUMB_FREE, cost);
+  poses[name].joints = result.spec.joints;
+  report.push([name, result.cost]);
+}
+
+// The open hand's thumb: straight, spread at least 40° from the index finger, within 12° of the palm plane.
+const openThumb = fit(poses.open, [['thumb-metacarpal', 0, -15, 45, 0], ['thumb-metacarpal', 1, -15, 60, 20], ['thumb-proximal', 0, -10, 55, 0]], (g) => {
+  const direction = unit(sub(g.at('thumb-tip'), g.at('thumb-proximal')));
+  const elevation = (Math.asin(dot(direction, g.normal)) * 180) / Math.PI;
+  const spread = (Math.acos(dot(direction, unit(sub(g.at('index-tip'), g.at('index-proximal'))))) * 180) / Math.PI;
+  return Math.max(0, Math.abs(elevation) - 12) ** 2 * 10 + Math.max(0, 40 - spread) ** 2 * 10;
+});
+poses.open.joints = openThumb.spec.joints;
+report.push(['open', openThumb.cost]);
+
+for (const [name, cost] of report) console.log(`${name.padEnd(8)} residual ${cost.toFixed(4)}  ${JSON.stringify(poses[name].joints)}`);
+if (process.argv.includes('--write')) {
+  // Joints in OpenXR order, one [flexion, abduction] pair a line.
+  for (const pose of Object.values(poses)) {
+    pose.joints = Object.fromEntries(OPENXR_JOINTS.filter((joint) => pose.joints[joint]).map((joint) => [joint, pose.joints[joint]]));
+  }
+  const text = JSON.stringify(library, null, 2).replace(/\[\n\s+(-?[\d.]+),\n\s+(-?[\d.]+)\n\s+\]/g, '[$1, $2]');
+  writeFileSync(FILE, `${text}\n`);
+  console.log('wrote hand-models/poses.json');
+}
