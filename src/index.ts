@@ -40,6 +40,8 @@ export { loadScene, validateScene, listSceneIds, type LoadedScene } from './scen
 export type { SceneSpec, SurfaceSpec, PropSpec, PropKind, AnchorSpec } from './scene/types.js';
 /** Loading and validating tasks: by id from the suite, by path, or inline. */
 export { loadTask, validateTask, listTaskIds, type LoadedTask } from './task/load.js';
+/** The failure modes adversarial apps stand for (GenXR-Bench's failure analysis). */
+export { FAILURE_CATEGORIES, FAILURE_CATEGORY_IDS, type FailureCategory } from './task/failure-categories.js';
 /** The task file format. */
 export type {
   TaskSpec,

@@ -95,7 +95,10 @@ describe('malformed task definitions exit 2 with the path', () => {
   };
   const cases: [string, string, RegExp][] = [
     ['no reference app', withApps({ other: { module: 'x.mjs' } }), /at \$\.apps: the task lists apps but no "reference" app/],
-    ['an expected failure that is no milestone', withApps({ reference: { module: join(ROOT, 'tasks/xr/poke-button/apps/reference.mjs') }, broken: { module: 'x.mjs', expectFail: ['flies'] } }), /at \$\.apps\.broken\.expectFail\[0\]: unknown milestone "flies"/],
+    ['an expected failure that is no milestone', withApps({ reference: { module: join(ROOT, 'tasks/xr/poke-button/apps/reference.mjs') }, broken: { module: 'x.mjs', expectFail: ['flies'], category: 'ergonomics' } }), /at \$\.apps\.broken\.expectFail\[0\]: unknown milestone "flies"/],
+    ['an adversarial app without a failure category', withApps({ reference: { module: join(ROOT, 'tasks/xr/poke-button/apps/reference.mjs') }, broken: { module: 'x.mjs', expectFail: ['no-double-counts'] } }), /at \$\.apps\.broken: an adversarial app needs a category/],
+    ['a category that is not one', withApps({ reference: { module: join(ROOT, 'tasks/xr/poke-button/apps/reference.mjs') }, broken: { module: 'x.mjs', expectFail: ['no-double-counts'], category: 'clumsiness' } }), /at \$\.apps\.broken\.category/],
+    ['a failure category on the reference', withApps({ reference: { module: join(ROOT, 'tasks/xr/poke-button/apps/reference.mjs'), category: 'ergonomics' } }), /at \$\.apps\.reference\.category: only an app that is expected to fail/],
     ['a missing actor script', withApps({ reference: { module: join(ROOT, 'tasks/xr/poke-button/apps/reference.mjs') } }, { actors: 'nowhere.mjs' }), /at \$\.actors: module not found/],
     ['a subject that is not one', withApps({ reference: { module: join(ROOT, 'tasks/xr/poke-button/apps/reference.mjs') } }, { actors: join(ROOT, 'tasks/xr/poke-button/actors.mjs'), validators: [{ type: 'presence', subject: 'hand:middle:index-tip', milestones: [{ id: 'x', threshold: 1 }] }] }), /at \$\.validators\[0\]\.subject: unknown hand "middle"/],
   ];

@@ -206,9 +206,15 @@ describe('xrsim list', () => {
     expect(ids.length).toBeGreaterThanOrEqual(15);
     // Each task lists its apps and what each adversarial app is expected to fail.
     const poke = tasks.json.tasks.find((t: { id: string }) => t.id === 'xr/poke-button');
-    expect(poke.apps.map((a: { name: string }) => a.name)).toEqual(['reference', 'counts-frames', 'out-of-reach']);
+    expect(poke.apps.map((a: { name: string }) => a.name)).toEqual(['reference', 'counts-frames', 'out-of-reach', 'hover-press']);
     expect(poke.apps[1].expectFail).toEqual(['counts-every-press', 'no-double-counts']);
     expect(poke.apps[0].expectFail).toEqual([]);
+    // ... and the failure mode each adversarial app stands for, with the suite's coverage per category.
+    expect(poke.apps.map((a: { category: string | null }) => a.category)).toEqual([null, 'boolean-touch', 'ergonomics', 'boolean-touch']);
+    const categories = tasks.json.categories as { id: string; apps: string[] }[];
+    expect(categories.map((c) => c.id)).toEqual(['late-sensing', 'coordinate-frame', 'hand-asymmetry', 'boolean-touch', 'ergonomics']);
+    expect(categories.find((c) => c.id === 'ergonomics')!.apps).toContain('xr/poke-button:out-of-reach');
+    expect(xrsim('list', 'tasks').stdout).toMatch(/out-of-reach \[ergonomics\]/);
     const scenes = xrsim('list', 'scenes');
     expect(scenes.code).toBe(0);
     for (const id of ['living-room', 'kitchen', 'office', 'empty-lab']) expect(scenes.stdout).toContain(id);

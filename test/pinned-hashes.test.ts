@@ -11,21 +11,21 @@ import { KERNEL_VERSION, listTaskIds, runSession } from '../src/index.js';
 const PINNED_KERNEL_VERSION = '4';
 
 const PINNED: Record<string, string> = {
-  'physics/cube-move': 'ec12bb38acd7b270',
+  'physics/cube-move': '648af426c606748e',
   'physics/material-curling': '97fad04aa68b05cb',
   'physics/rolling-ball-checkpoints': '7fb7f003cd73733e',
   'physics/stack-settle': '887f7d0e924300cc',
   'xr/depth-bounce': '711c3aa13e782923',
-  'xr/draw-in-air': '089802efb6a63b56',
-  'xr/ergonomic-menu': '85bb80c0c0321300',
+  'xr/draw-in-air': '168aca20d9f72a1f',
+  'xr/ergonomic-menu': '7b366684941043d2',
   'xr/gaze-dwell-select': 'cd2c017718583911',
-  'xr/grab-and-throw': '8d3001f934bfea2e',
-  'xr/late-tracking': '4d83784e99962709',
-  'xr/palm-menu': 'e451e48b205f1d2c',
-  'xr/pinch-spawn-ball': '3dd08f74180d0eff',
-  'xr/place-on-detected-plane': '86d8e3fa60bab844',
-  'xr/poke-button': '1aa8fae711065cca',
-  'xr/two-hand-frame-photo': '01eea15535fd4181',
+  'xr/grab-and-throw': '03b2f58f264333a6',
+  'xr/late-tracking': '0dc0dab87217b6c2',
+  'xr/palm-menu': 'a3c1607af8e1a083',
+  'xr/pinch-spawn-ball': '4c584d59fbb5600b',
+  'xr/place-on-detected-plane': 'd3e66eba1ff8f595',
+  'xr/poke-button': '54a94fce5c44772c',
+  'xr/two-hand-frame-photo': '61ca1c0a78b49f50',
 };
 
 describe('pinned session hashes (seed 1, right hand, default scene)', () => {

@@ -1,11 +1,14 @@
 /**
- * The default suite's verdict matrix: every task with apps, every app, both dominant hands, two scenes.
- * The reference app passes every milestone; each adversarial app fails exactly the milestones it declares.
- * Every task and app is deterministic, and a recorded XR session verifies.
+ * The default suite's verdict matrix: every task with apps, every app, both dominant hands, every listed scene.
+ * The reference app passes every milestone; each adversarial app fails exactly the milestones it declares and
+ * names the failure mode it stands for, and every failure mode has at least two. Every task and app is
+ * deterministic, and a recorded XR session verifies.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSession, listTaskIds, loadTask, verifyStream, type Handedness } from '../src/index.js';
+import { createSession, FAILURE_CATEGORY_IDS, listTaskIds, loadTask, verifyStream, type Handedness } from '../src/index.js';
+import { TASKS_DIR } from '../src/paths.js';
 import { tempDir } from './helpers/cli.js';
 
 const xrTasks = listTaskIds().filter((id) => loadTask(id).spec.apps);
@@ -31,11 +34,30 @@ describe('the default suite', () => {
     }
   });
 
+  it('names a failure category for every adversarial app, and covers every category with at least two apps', () => {
+    const byCategory = new Map<string, string[]>(FAILURE_CATEGORY_IDS.map((c) => [c, []]));
+    for (const id of xrTasks) {
+      for (const [app, entry] of Object.entries(loadTask(id).spec.apps!)) {
+        if (app === 'reference') continue;
+        expect(entry.category, `${id} ${app}`).toBeDefined();
+        byCategory.get(entry.category!)!.push(`${id}:${app}`);
+      }
+    }
+    for (const [category, apps] of byCategory) expect(apps.length, `${category}: ${apps.join(', ')}`).toBeGreaterThanOrEqual(2);
+  });
+
+  it('gives every XR task a distractor in its actor script, documented where the script starts', () => {
+    for (const id of xrTasks.filter((t) => t.startsWith('xr/'))) {
+      const script = readFileSync(join(TASKS_DIR, id, loadTask(id).spec.actors!), 'utf8');
+      expect(script, id).toMatch(/^\/\/ Distractor: /m);
+    }
+  });
+
   for (const id of xrTasks) {
-    it(`${id}: every app gets the verdict it declares, with either hand, in two scenes`, async () => {
+    it(`${id}: every app gets the verdict it declares, with either hand, in every listed scene`, async () => {
       const { spec } = loadTask(id);
       for (const [app, entry] of Object.entries(spec.apps!)) {
-        for (const scene of spec.scenes!.slice(0, 2)) {
+        for (const scene of spec.scenes!) {
           for (const hand of ['right', 'left'] as const) {
             const { result, actorFailures } = await run(id, app, scene, hand);
             const where = `${app} in ${scene}, ${hand} hand`;

@@ -10,6 +10,7 @@ import { checkGeometry, looksLikePath } from '../scene/load.js';
 import { DEFAULT_APP } from '../app/programs.js';
 import { subjectProblem } from '../validate/subjects.js';
 import type { ValidatorSpec, TaskSpec } from './types.js';
+import { FAILURE_CATEGORY_IDS } from './failure-categories.js';
 
 /** A validated task and where it came from. */
 export interface LoadedTask {
@@ -159,13 +160,23 @@ function subjectFields(v: ValidatorSpec): [string, string][] {
   return fields;
 }
 
-/** An app list needs a reference app, and expected failures must name milestones of the task. */
+/**
+ * An app list needs a reference app; expected failures must name milestones of the task, and an app expected
+ * to fail names its failure category.
+ */
 function checkApps(task: TaskSpec, milestones: Set<string>, file: string): void {
   if (!task.apps) return;
   if (!task.apps[DEFAULT_APP]) {
     throw new XrsimInputError(`the task lists apps but no "${DEFAULT_APP}" app`, { file, jsonPath: '$.apps', expected: `a "${DEFAULT_APP}" app that passes every milestone` });
   }
   for (const [name, app] of Object.entries(task.apps)) {
+    const adversarial = (app.expectFail ?? []).length > 0;
+    if (adversarial && !app.category) {
+      throw new XrsimInputError('an adversarial app needs a category', { file, jsonPath: `$.apps.${name}`, expected: `"category": one of ${FAILURE_CATEGORY_IDS.join(', ')}` });
+    }
+    if (!adversarial && app.category) {
+      throw new XrsimInputError('only an app that is expected to fail has a failure category', { file, jsonPath: `$.apps.${name}.category`, expected: 'no category, or an expectFail list' });
+    }
     (app.expectFail ?? []).forEach((id, i) => {
       if (!milestones.has(id)) {
         throw new XrsimInputError(`unknown milestone "${id}"`, { file, jsonPath: `$.apps.${name}.expectFail[${i}]`, expected: `one of the task's milestones: ${[...milestones].join(', ')}` });

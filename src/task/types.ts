@@ -4,6 +4,7 @@
 import type { MaterialSpec, PlacedGeometrySpec, SemanticLabel, Vec3 } from '../geometry/types.js';
 import type { UserOptions } from '../user/config.js';
 import type { SensingOptions } from '../sensing/options.js';
+import type { FailureCategory } from './failure-categories.js';
 
 /** A static object the task adds to the scene, placed in the task frame. */
 export interface FixtureSpec extends PlacedGeometrySpec {
@@ -283,6 +284,8 @@ export interface AppEntrySpec {
   description?: string;
   /** Milestone ids this app fails (every other milestone it passes). Empty or absent for the reference. */
   expectFail?: string[];
+  /** For an adversarial app: the failure mode its mistake stands for (required when `expectFail` is set). */
+  category?: FailureCategory;
 }
 
 /** A whole task. */

@@ -3,6 +3,7 @@
  */
 import { ExitCode, XrsimInputError } from '../../errors.js';
 import { listSceneIds, loadScene } from '../../scene/load.js';
+import { FAILURE_CATEGORIES, FAILURE_CATEGORY_IDS } from '../../task/failure-categories.js';
 import { listTaskIds, loadTask } from '../../task/load.js';
 import { printJson, type Command } from '../command.js';
 import { table } from '../format.js';
@@ -29,14 +30,21 @@ export const listCommand: Command = {
           scenes: spec.scenes ?? [spec.scene],
           duration: spec.duration,
           milestones: spec.validators.flatMap((v) => v.milestones.map((m) => m.id)),
-          // Each app, and the milestones it is expected to fail (none for the reference).
-          apps: Object.entries(spec.apps ?? {}).map(([name, app]) => ({ name, description: app.description ?? '', expectFail: app.expectFail ?? [] })),
+          // Each app, the milestones it is expected to fail (none for the reference) and its failure category.
+          apps: Object.entries(spec.apps ?? {}).map(([name, app]) => ({ name, description: app.description ?? '', expectFail: app.expectFail ?? [], category: app.category ?? null })),
         };
       });
-      if (json) printJson({ tasks });
+      // Per failure category, the adversarial apps that stand for it.
+      const categories = FAILURE_CATEGORY_IDS.map((id) => ({
+        id,
+        description: FAILURE_CATEGORIES[id],
+        apps: tasks.flatMap((t) => t.apps.filter((a) => a.category === id).map((a) => `${t.id}:${a.name}`)),
+      }));
+      if (json) printJson({ tasks, categories });
       else {
-        const rows = tasks.map((t) => [t.id, String(t.milestones.length), String(t.duration), t.scene, t.apps.map((a) => (a.expectFail.length ? `${a.name} (fails ${a.expectFail.join(', ')})` : a.name)).join('; ') || '–']);
+        const rows = tasks.map((t) => [t.id, String(t.milestones.length), String(t.duration), t.scene, t.apps.map((a) => (a.expectFail.length ? `${a.name} [${a.category}] (fails ${a.expectFail.join(', ')})` : a.name)).join('; ') || '–']);
         process.stdout.write(table([['id', 'milestones', 'seconds', 'scene', 'apps'], ...rows], ''));
+        process.stdout.write(`\n${table([['failure category', 'adversarial apps'], ...categories.map((c) => [c.id, String(c.apps.length)])], '')}`);
       }
     } else {
       const scenes = listSceneIds().map((id) => {

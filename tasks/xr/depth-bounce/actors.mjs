@@ -1,4 +1,6 @@
 // Look down at the table; carry a tray in under the ball at 2.5 s and raise it at 4 s.
+// Distractor: the tray is a surface that appears late, then moves. An app that keeps the depth it saw at
+// startup lets the ball sink into it.
 export default function* (a) {
   yield a.head.turn(0, -45);
   yield a.wait(2.5 - 0.5);

@@ -1,7 +1,8 @@
-// The air-drawing app and its variations: which hand point is the pen, and whether a release ends a stroke.
+// The air-drawing app and its variations: which hand point is the pen, whether a release ends a stroke, and
+// whose release does.
 import { xr } from 'xrsim';
 
-export function drawing({ pen = 'pinch', breaks = true } = {}) {
+export function drawing({ pen = 'pinch', breaks = true, endedBy = 'drawer' } = {}) {
   const penOf = (source) => (pen === 'pinch' ? xr.pinchPoint(source) : xr.joint(source, 'wrist'));
   return {
     setup(ctx) {
@@ -17,7 +18,7 @@ export function drawing({ pen = 'pinch', breaks = true } = {}) {
         if (event.type === 'selectstart' && !s.drawing && event.inputSource.hand) {
           s.drawing = event.inputSource;
           s.stroke = [];
-        } else if (event.type === 'selectend' && s.drawing === event.inputSource && breaks) {
+        } else if (event.type === 'selectend' && s.drawing && (endedBy === 'any' || s.drawing === event.inputSource) && breaks) {
           s.strokes.push(s.stroke);
           ctx.emit('stroke-end', { points: s.stroke.length });
           s.drawing = null;

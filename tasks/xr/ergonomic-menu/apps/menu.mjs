@@ -1,7 +1,8 @@
-// The ergonomic menu and its variations: how far it spawns, and whether it follows the gaze.
+// The ergonomic menu and its variations: how far it spawns, and how it follows the gaze (lazily, never, or
+// locked to the head).
 import { xr } from 'xrsim';
 
-export function ergonomicMenu({ distance = 0.45, follows = true } = {}) {
+export function ergonomicMenu({ distance = 0.45, follows = 'lazily' } = {}) {
   const placeFor = (head) => xr.add(xr.vec(head.position), xr.add(xr.scale(xr.flatForward(head), distance), [0, -0.25, 0]));
   return {
     setup(ctx) {
@@ -15,7 +16,9 @@ export function ergonomicMenu({ distance = 0.45, follows = true } = {}) {
       if (!s.menu) {
         if (frame.time < 0.5) return;
         s.menu = placeFor(head);
-      } else if (follows) {
+      } else if (follows === 'head-locked') {
+        s.menu = placeFor(head);
+      } else if (follows === 'lazily') {
         // Lazy follow: start when the gaze is 40° off, settle when it is back within 5°.
         const toMenu = xr.normalize([s.menu[0] - head.position.x, 0, s.menu[2] - head.position.z]);
         const off = (Math.acos(Math.max(-1, Math.min(1, xr.dot(toMenu, xr.flatForward(head))))) * 180) / Math.PI;

@@ -1,3 +1,3 @@
 // Mistake: world-locked, never follows the user.
 import { ergonomicMenu } from './menu.mjs';
-export const { setup, frame } = ergonomicMenu({ follows: false });
+export const { setup, frame } = ergonomicMenu({ follows: 'never' });

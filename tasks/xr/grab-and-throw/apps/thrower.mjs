@@ -1,10 +1,11 @@
-// The grab-and-throw app and its variations: how the carried cube follows, and what velocity it leaves with.
+// The grab-and-throw app and its variations: how the carried cube follows, what velocity it leaves with, and
+// which hand's release lets go of it.
 import { xr } from 'xrsim';
 
 const HALF = 0.03;
 const GRAB_RADIUS = 0.07;
 
-export function thrower({ keepsVelocity = true, smoothing = 1 } = {}) {
+export function thrower({ keepsVelocity = true, smoothing = 1, releasedBy = 'holder' } = {}) {
   return {
     setup(ctx) {
       ctx.state.cube = null; // dynamic body when free
@@ -29,7 +30,7 @@ export function thrower({ keepsVelocity = true, smoothing = 1 } = {}) {
           s.held = { source: event.inputSource, offset: xr.sub(at, p), at };
           s.history = [];
           ctx.emit('grabbed');
-        } else if (event.type === 'selectend' && s.held?.source === event.inputSource) {
+        } else if (event.type === 'selectend' && s.held && (releasedBy === 'any' || s.held.source === event.inputSource)) {
           const h = s.history;
           const velocity = keepsVelocity && h.length >= 2 ? xr.scale(xr.sub(h[h.length - 1].p, h[0].p), 1 / (h[h.length - 1].t - h[0].t)) : [0, 0, 0];
           s.cube = ctx.addBody('cube', { shape: { type: 'box', size: [2 * HALF, 2 * HALF, 2 * HALF] }, position: s.held.at, velocity, mass: 0.1, friction: 0.8 });

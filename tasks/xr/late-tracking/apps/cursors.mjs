@@ -17,6 +17,13 @@ export function cursors({ find = 'every-frame' } = {}) {
         s.tips.left = xr.vec(left.hand.get('index-finger-tip').transform.position);
         return;
       }
+      if (find === 'by-order') {
+        // Written for a headset that always lists the left hand first and the right hand second.
+        const hands = frame.inputSources.filter((source) => source.hand);
+        s.tips.left = hands[0] ? xr.joint(hands[0], 'index-finger-tip') : null;
+        s.tips.right = hands[1] ? xr.joint(hands[1], 'index-finger-tip') : null;
+        return;
+      }
       if (find === 'once' && !s.sources) s.sources = [...frame.inputSources];
       const sources = find === 'once' ? s.sources : frame.inputSources;
       for (const side of ['left', 'right']) {

@@ -1,7 +1,7 @@
-// The palm menu and its variations: which joint it is anchored to, and whether it hides.
+// The palm menu and its variations: which joint it is anchored to, whether it hides, and how a press is told.
 import { xr } from 'xrsim';
 
-export function palmMenu({ anchorJoint = 'palm', hides = true } = {}) {
+export function palmMenu({ anchorJoint = 'palm', hides = true, touch = 'distance' } = {}) {
   /** Palm centre, outward palm normal (OpenXR: the joints' +Y points out of the back of the hand). */
   const palmOf = (source) => {
     const palm = source.hand?.get('wrist') && source.hand.get(anchorJoint === 'palm' ? 'middle-finger-metacarpal' : 'wrist');
@@ -42,6 +42,13 @@ export function palmMenu({ anchorJoint = 'palm', hides = true } = {}) {
       if (!s.menu) return;
       const presser = hands.find((h) => h.handedness !== s.menuHand);
       const tip = presser ? xr.joint(presser, 'index-finger-tip') : null;
+      if (touch === 'box') {
+        // A 7 cm box around the menu, in world axes: the tip inside it is a touch, outside it is not.
+        const inside = tip !== null && xr.sub(tip, s.menu.position).every((v) => Math.abs(v) <= 0.035);
+        if (inside && !s.pressed) ctx.emit('menu-pressed');
+        s.pressed = inside;
+        return;
+      }
       const d = tip ? xr.distance(tip, s.menu.position) : Infinity;
       if (!s.pressed && d < 0.015) {
         s.pressed = true;

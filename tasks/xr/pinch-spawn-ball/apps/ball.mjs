@@ -1,9 +1,10 @@
-// The pinch-spawn-ball app and its variations: which hand point it uses, and whether walls remove the ball.
+// The pinch-spawn-ball app and its variations: which hand point it uses, which hand's release lets go of the
+// ball, and whether walls remove the ball.
 import { xr } from 'xrsim';
 
 const RADIUS = 0.03;
 
-export function ballApp({ anchorJoint = 'pinch', despawnOnWall = true } = {}) {
+export function ballApp({ anchorJoint = 'pinch', despawnOnWall = true, releasedBy = 'holder' } = {}) {
   const handPoint = (source) => (anchorJoint === 'pinch' ? xr.pinchPoint(source) : xr.joint(source, 'wrist'));
   return {
     setup(ctx) {
@@ -22,7 +23,7 @@ export function ballApp({ anchorJoint = 'pinch', despawnOnWall = true } = {}) {
           s.heldAt = handPoint(s.held);
           s.history = [];
           ctx.emit('ball-spawned', { hand: s.held.handedness });
-        } else if (event.type === 'selectend' && s.held === event.inputSource) {
+        } else if (event.type === 'selectend' && s.held && (releasedBy === 'any' || s.held === event.inputSource)) {
           // Release with the hand's velocity, from the last few frames.
           const h = s.history;
           const velocity = h.length >= 2 ? xr.scale(xr.sub(h[h.length - 1].p, h[0].p), 1 / (h[h.length - 1].t - h[0].t)) : [0, 0, 0];

@@ -1,4 +1,5 @@
-// The place-on-plane app and its variations: which planes it knows, and where it puts the cube.
+// The place-on-plane app and its variations: which planes it knows, where it puts the cube, and whether a later
+// pinch moves it.
 import { xr } from 'xrsim';
 
 const HALF = 0.03;
@@ -26,7 +27,7 @@ function rayPlane(origin, direction, plane) {
   return { distance, position: hit, normal: n, plane };
 }
 
-export function placer({ planes = 'live', at = 'hit' } = {}) {
+export function placer({ planes = 'live', at = 'hit', once = true } = {}) {
   return {
     setup(ctx) {
       ctx.state.cube = null;
@@ -37,7 +38,7 @@ export function placer({ planes = 'live', at = 'hit' } = {}) {
       const s = ctx.state;
       if (planes === 'startup' && frame.time <= 1) s.known = [...frame.detectedPlanes];
       for (const event of frame.events) {
-        if (event.type !== 'selectstart' || s.cube) continue;
+        if (event.type !== 'selectstart' || (once && s.cube)) continue;
         const ray = event.inputSource.targetRayPose.transform;
         const origin = xr.vec(ray.position);
         const direction = xr.forward(ray);
@@ -49,6 +50,7 @@ export function placer({ planes = 'live', at = 'hit' } = {}) {
         }
         if (!hit) continue;
         const position = at === 'hit' ? xr.add(hit.position, [0, HALF, 0]) : origin;
+        s.cube?.remove();
         s.cube = ctx.addBody('cube', { shape: { type: 'box', size: [2 * HALF, 2 * HALF, 2 * HALF] }, position, mass: 0.2, restitution: 0.1, friction: 0.8 });
         ctx.emit('placed', { label: hit.plane?.semanticLabel ?? null });
       }

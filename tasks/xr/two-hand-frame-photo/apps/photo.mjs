@@ -1,10 +1,11 @@
-// The framing-photo app and its variations: what it captures, and whether it captures once per gesture.
+// The framing-photo app and its variations: what it captures, whether it captures once per gesture, and how
+// long the hands must hold still.
 import { xr } from 'xrsim';
 
 const STEADY_SECONDS = 0.4;
 const STEADY_METRES = 0.01;
 
-export function framePhoto({ fixedRect = false, once = true } = {}) {
+export function framePhoto({ fixedRect = false, once = true, steadySeconds = STEADY_SECONDS } = {}) {
   return {
     setup(ctx) {
       ctx.state.armed = true;
@@ -27,8 +28,8 @@ export function framePhoto({ fixedRect = false, once = true } = {}) {
         return;
       }
       s.history.push({ t: frame.time, a, b });
-      while (s.history.length > 0 && s.history[0].t < frame.time - STEADY_SECONDS) s.history.shift();
-      const held = s.history[0].t <= frame.time - STEADY_SECONDS + 1e-6 && s.history.every((h) => xr.distance(h.a, a) < STEADY_METRES && xr.distance(h.b, b) < STEADY_METRES);
+      while (s.history.length > 0 && s.history[0].t < frame.time - steadySeconds) s.history.shift();
+      const held = s.history[0].t <= frame.time - steadySeconds + 1e-6 && s.history.every((h) => xr.distance(h.a, a) < STEADY_METRES && xr.distance(h.b, b) < STEADY_METRES);
       if (!held || (once && !s.armed)) return;
       s.armed = false;
       let corners = [a, b];

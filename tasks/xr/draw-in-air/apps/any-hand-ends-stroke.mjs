@@ -1,0 +1,3 @@
+// Mistake: any hand's pinch release ends the stroke, not only the drawing hand's.
+import { drawing } from './drawing.mjs';
+export const { setup, frame } = drawing({ endedBy: 'any' });
