@@ -1,11 +1,12 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|browser [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|browser|rank [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
 import { browserBenchmark } from './browser.js';
 import { depthBenchmark } from './depth.js';
 import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
+import { rankBenchmark } from './rank.js';
 import { suiteBenchmark } from './suite.js';
 import { sweepBenchmark } from './sweep.js';
 
@@ -16,6 +17,7 @@ const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ det
   suite: suiteBenchmark,
   sweep: sweepBenchmark,
   browser: browserBenchmark,
+  rank: rankBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -191,6 +191,8 @@ export { expandMatrix, matchTasks, parseSeeds, parseShard, type SweepOptions, ty
 export { readResults } from './sweep/results.js';
 /** Comparing two sweeps: regressions, fixes, score changes, new errors. */
 export { compareSweeps, sessionIdentity, type SweepComparison, type ComparedSession, type ScoreChange } from './sweep/compare.js';
+/** Ranking candidates (one sweep each) with task-stratified bootstrap intervals and win probabilities. */
+export { rankSweeps, type RankCandidate, type RankOptions, type Ranking, type CandidateRank, type Estimate, type RankMetric, type TaskMeans } from './sweep/rank.js';
 /** Flakiness studies: repeat and perturbation modes. */
 export { runFlaky, summariseFlaky, type FlakyOptions, type FlakyReport } from './sweep/flaky.js';
 /** Re-running a sweep folder's sessions to check their hashes. */

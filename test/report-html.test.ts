@@ -1,8 +1,9 @@
 /**
  * The HTML report in real Chromium (a system test: CI installs Chromium; skipped only with
  * XRSIM_SKIP_SYSTEM=1): it opens offline, renders with no console errors, and shows the pass matrix,
- * the metric histograms, the plots of failed sessions and the flaky table.
+ * the metric histograms, the plots of failed sessions, the flaky table and the ranking.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,36 @@ describe.skipIf(SKIP_SYSTEM)('the HTML report in Chromium (system test)', () => 
     expect(await page.locator('svg .bar').count()).toBeGreaterThan(50);
     expect(await page.locator('svg path.series').count()).toBeGreaterThanOrEqual(8);
     expect(await page.locator('svg line.threshold').count()).toBeGreaterThan(8);
+    await page.close();
+  });
+
+  it('renders the ranking report: candidates with their intervals, pairwise wins, per-task means', async () => {
+    const out = tempDir();
+    // Two candidates' sweep folders, as results lines (ranking reads nothing else).
+    const dirs = ['agent-a', 'agent-b'].map((name, k) => {
+      const dir = join(out, name);
+      mkdirSync(dir);
+      const lines = [];
+      for (const task of ['xr/one', 'xr/two']) {
+        for (let seed = 1; seed <= 4; seed++) {
+          const score = k === 0 || seed % 2 === 0 ? 1 : 0.5;
+          lines.push(JSON.stringify({ key: `${task}${seed}`, task, app: null, scene: 'office', seed, hand: 'right', ticks: 1, status: score === 1 ? 'passed' : 'failed', score, hash: '', milestones: [], stream: null, modelHash: '' }));
+        }
+      }
+      writeFileSync(join(dir, 'results.jsonl'), `${lines.join('\n')}\n`);
+      return dir;
+    });
+    const html = join(out, 'rank.html');
+    expect(xrsim('rank', dirs[1], dirs[0], '--html', html).code).toBe(0);
+    const { page, errors, requests } = await open(html);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([`file://${html}`]);
+    expect(await page.locator('h2').allInnerTexts()).toEqual(['Ranking']);
+    const candidates = await page.locator('table').first().innerText();
+    expect(candidates).toMatch(/1\s+agent-a\s+1\.000 \[1\.000, 1\.000\]/);
+    expect(candidates).toMatch(/2\s+agent-b\s+0\.750/);
+    expect(await page.locator('svg rect.bar').count()).toBe(4);
+    expect(await page.locator('table').nth(2).innerText()).toMatch(/xr\/one\s+4\s+1\.000 \/ 1\.000\s+0\.750 \/ 0\.500/);
     await page.close();
   });
 

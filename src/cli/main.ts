@@ -6,6 +6,7 @@ import { ExitCode, StreamDamageError, XrsimInputError } from '../errors.js';
 import { PACKAGE_VERSION } from '../paths.js';
 import { parseCommandArgs, printJson, type Command } from './command.js';
 import { compareCommand } from './commands/compare.js';
+import { rankCommand } from './commands/rank.js';
 import { flakyCommand } from './commands/flaky.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
@@ -15,7 +16,7 @@ import { runCommand } from './commands/run.js';
 import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
 
-const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, inspectCommand, verifyCommand, renderCommand, listCommand, poseCommand];
+const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, listCommand, poseCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -5,6 +5,7 @@
  */
 import type { SessionResult } from '../session/result.js';
 import { sessionLabel } from './junit.js';
+import { rankingSection, type Ranking } from './rank-section.js';
 import { histogramSvg, lineSvg } from './svg.js';
 import type { ValidatorTrace } from './traces.js';
 
@@ -26,6 +27,8 @@ export interface ReportInput {
   /** Traces of failed sessions, by the result's position in `results`. */
   traces?: Map<number, ValidatorTrace[]>;
   flaky?: FlakyRow[];
+  /** Candidates ranked with confidence (`xrsim rank`): a section of its own (report/rank-section.ts). */
+  ranking?: Ranking;
 }
 
 const formatMetric = (m: number | null) => (m === null ? 'never' : String(Number(m.toPrecision(4))));
@@ -48,14 +51,17 @@ export function htmlReport(input: ReportInput): string {
   const passed = results.filter((r) => r.status === 'passed').length;
   const failed = results.filter((r) => r.status === 'failed').length;
   const errored = results.filter((r) => r.status === 'errored').length;
+  // A ranking report (`xrsim rank --html`) may carry no sessions of its own: then it is the ranking alone.
+  const sweep = results.length > 0 || !input.ranking;
   const parts = [
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(input.title)}</title><style>${STYLE}</style></head><body>`,
     `<h1>${escape(input.title)}</h1>`,
-    `<p>${results.length} sessions: <strong>${passed} passed</strong>, ${failed} failed, ${errored} errored.</p>`,
-    matrix(results),
+    sweep ? `<p>${results.length} sessions: <strong>${passed} passed</strong>, ${failed} failed, ${errored} errored.</p>` : '',
+    input.ranking ? rankingSection(input.ranking) : '',
+    sweep ? matrix(results) : '',
     input.flaky ? flakyTable(input.flaky) : '',
-    histograms(results),
-    failures(results, input.traces ?? new Map()),
+    sweep ? histograms(results) : '',
+    sweep ? failures(results, input.traces ?? new Map()) : '',
     '</body></html>',
   ];
   return parts.join('\n');

@@ -6,6 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { XrsimInputError } from '../errors.js';
 import type { SessionResult } from '../session/result.js';
 import { htmlReport, type FlakyRow } from './html.js';
+import type { Ranking } from './rank-section.js';
 import { junitXml } from './junit.js';
 import { traceStream, type ValidatorTrace } from './traces.js';
 
@@ -15,6 +16,8 @@ export interface ReportOptions {
   html?: string;
   title?: string;
   flaky?: FlakyRow[];
+  /** A ranking of candidates to report (`xrsim rank`). */
+  ranking?: Ranking;
 }
 
 /** Writes the requested reports of `results`. */
@@ -37,6 +40,6 @@ export function writeReports(results: readonly SessionResult[], options: ReportO
         // A stream that cannot be replayed (damaged, or its programs changed) is reported without plots.
       }
     });
-    write(options.html, htmlReport({ title: options.title ?? 'xrsim sweep', results, traces, flaky: options.flaky }));
+    write(options.html, htmlReport({ title: options.title ?? 'xrsim sweep', results, traces, flaky: options.flaky, ranking: options.ranking }));
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * `xrsim rank DIR...`: rank candidates (one sweep folder each) with bootstrap confidence.
+ */
+import { resolve, sep } from 'node:path';
+import { ExitCode, XrsimInputError } from '../../errors.js';
+import { writeReports } from '../../report/write.js';
+import { rankSweeps, type Ranking, type RankMetric } from '../../sweep/rank.js';
+import { readResults } from '../../sweep/results.js';
+import { parseNumberArg, parseSeedArg, printJson, type Command } from '../command.js';
+import { table } from '../format.js';
+
+/** `xrsim rank DIR...`. */
+export const rankCommand: Command = {
+  name: 'rank',
+  summary: 'rank sweep folders (one per candidate) with bootstrap confidence intervals and win probabilities',
+  help: `xrsim rank DIR DIR... [--names A,B,...] [--by partial|full-pass] [--resamples N] [--seed S]
+           [--html FILE] [--json]
+
+Each folder is one candidate's sweep (an agent's apps, a build). A candidate's score is the mean over tasks
+of its mean session score, under partial credit (fraction of milestones passed) and binary full pass.
+Sessions are matched by task, scene, seed and hand; only those every candidate ran are scored, and an
+errored session scores 0. The 95 % intervals, win probabilities and rank frequencies come from a seeded
+bootstrap that redraws each task's sessions, the same draws for every candidate.
+
+  --names A,B,...  candidate names, in folder order (default: the folders' names, with parent folders
+                   when they alone are alike)
+  --by M           the metric that orders candidates: partial (default) or full-pass
+  --resamples N    bootstrap resamples, at least 10000 (default 10000)
+  --seed S         resampling seed (default 1)
+  --html FILE      an HTML report with the ranking section
+
+Exit codes: 0 ranked, 2 bad input.`,
+  options: {
+    names: { type: 'string' },
+    by: { type: 'string' },
+    resamples: { type: 'string' },
+    seed: { type: 'string' },
+    html: { type: 'string' },
+  },
+  positionals: true,
+  async run({ values, positionals, json }) {
+    const v = values as Record<string, string | undefined>;
+    if (positionals.length < 2) throw new XrsimInputError(`expected two or more sweep folders, got ${positionals.length}`, { expected: 'xrsim rank DIR DIR...' });
+    const names = v.names === undefined ? defaultNames(positionals) : v.names.split(',').map((n) => n.trim());
+    if (names.length !== positionals.length) {
+      throw new XrsimInputError(`--names gives ${names.length} names for ${positionals.length} folders`, { expected: 'one name per folder, comma-separated' });
+    }
+    if (v.by !== undefined && v.by !== 'partial' && v.by !== 'full-pass') throw new XrsimInputError(`--by must be partial or full-pass, got "${v.by}"`);
+    const candidates = positionals.map((dir, i) => ({ name: names[i], results: readResults(dir) }));
+    const ranking = rankSweeps(candidates, {
+      resamples: parseNumberArg('resamples', v.resamples, true),
+      seed: parseSeedArg(v.seed, 1),
+      by: v.by as RankMetric | undefined,
+    });
+    if (v.html) writeReports([], { html: v.html, title: `xrsim rank: ${names.join(', ')}`, ranking });
+    if (json) printJson(ranking);
+    else process.stdout.write(formatRanking(ranking));
+    return ExitCode.ok;
+  },
+};
+
+/** Folder names, with as many parent folders as it takes to tell them apart (`a/sweep`, `b/sweep`). */
+function defaultNames(dirs: string[]): string[] {
+  const parts = dirs.map((dir) => resolve(dir).split(sep).filter(Boolean));
+  for (let depth = 1; ; depth++) {
+    const names = parts.map((p) => p.slice(-depth).join('/'));
+    if (new Set(names).size === names.length || parts.every((p) => p.length <= depth)) return names;
+  }
+}
+
+/** The ranking as text: a table of candidates, then the pairwise win probabilities. */
+export function formatRanking(ranking: Ranking): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const est = (e: { mean: number; ci95: [number, number] }) => `${e.mean.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]`;
+  const rows = ranking.candidates.map((c) => [String(c.rank), c.name, est(c.partial), est(c.fullPass), pct(c.rankFirst), pct(c.topThree), `${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}`]);
+  const names = ranking.candidates.map((c) => c.name);
+  const wins = ranking.wins.map((row, i) => [names[i], ...row.map((w, j) => (i === j ? '–' : pct(w)))]);
+  const unmatched = Object.entries(ranking.unmatched).filter(([, n]) => n > 0);
+  return [
+    table([['rank', 'candidate', 'partial credit [95% CI]', 'full pass [95% CI]', 'ranks first', 'top three', 'sessions'], ...rows], ''),
+    `\nP(row beats column) by ${ranking.metric === 'partial' ? 'partial credit' : 'full pass'}:\n`,
+    table([['', ...names], ...wins], ''),
+    unmatched.length ? `\nleft out (not run by every candidate): ${unmatched.map(([n, k]) => `${n} ${k}`).join(', ')}\n` : '',
+    `\n${ranking.tasks.length} tasks, ${ranking.resamples} task-stratified bootstrap resamples (seed ${ranking.seed})\n`,
+  ].join('');
+}
