@@ -4,6 +4,7 @@
 import { createFkScratch, handLocalPoses, J } from '../dist/kernels/hand-fk.js';
 import { loadHandModel } from '../dist/src/user/hand-model.js';
 import { anglesOf, poseLibrary } from '../dist/src/user/poses.js';
+import { coordinateDescent } from './coordinate-descent.mjs';
 
 const model = loadHandModel('medium');
 const pinch = poseLibrary().pinch;
@@ -31,27 +32,7 @@ const gap = (x) => {
 };
 const cost = (x) => ((gap(x) - TARGET) * 1000) ** 2 + 0.002 * free.reduce((s, f, k) => s + (x[k] - f[4]) ** 2, 0);
 
-// Coordinate descent with a shrinking step.
-let best = free.map((f) => f[4]);
-let bestCost = cost(best);
-for (let step = 8; step > 0.01; step /= 2) {
-  for (let round = 0; round < 200; round++) {
-    let improved = false;
-    for (let k = 0; k < free.length; k++) {
-      for (const delta of [-step, step]) {
-        const x = best.slice();
-        x[k] = Math.min(free[k][3], Math.max(free[k][2], x[k] + delta));
-        const c = cost(x);
-        if (c < bestCost - 1e-12) {
-          bestCost = c;
-          best = x;
-          improved = true;
-        }
-      }
-    }
-    if (!improved) break;
-  }
-}
+const best = coordinateDescent(free, cost);
 const rounded = best.map((v) => Math.round(v * 10) / 10);
 console.log(JSON.stringify(withFree(rounded).joints));
 console.log(`thumb tip to index tip: ${(gap(rounded) * 1000).toFixed(2)} mm (medium hand)`);

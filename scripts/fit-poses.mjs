@@ -16,6 +16,7 @@ import { createFkScratch, handLocalPoses } from '../dist/kernels/hand-fk.js';
 import { loadHandModel } from '../dist/src/user/hand-model.js';
 import { anglesOf } from '../dist/src/user/poses.js';
 import { OPENXR_JOINTS } from '../dist/src/user/joints.js';
+import { coordinateDescent } from './coordinate-descent.mjs';
 
 const FILE = new URL('../hand-models/poses.json', import.meta.url);
 const library = JSON.parse(readFileSync(FILE, 'utf8'));
@@ -111,7 +112,7 @@ const CURL_FREE = [
   ['little-metacarpal', 0, 0, 20, 15], ['little-proximal', 0, 0, 90, 88], ['little-proximal', 1, -20, 20, -10], ['little-intermediate', 0, 0, 100, 95], ['little-distal', 0, 0, 80, 60],
 ];
 
-/** Coordinate descent with a shrinking step over `free`, starting from the natural values. */
+/** Fits `free` (starting from the natural values) to minimise `cost` plus a pull toward the natural values. */
 function fit(spec, free, cost) {
   const withX = (x) => {
     const s = structuredClone(spec);
@@ -122,26 +123,7 @@ function fit(spec, free, cost) {
     return s;
   };
   const total = (x) => cost(geometry(withX(x))) + 0.002 * free.reduce((s, f, k) => s + (x[k] - f[4]) ** 2, 0);
-  let best = free.map((f) => f[4]);
-  let bestCost = total(best);
-  for (let step = 8; step > 0.02; step /= 2) {
-    for (let round = 0; round < 400; round++) {
-      let improved = false;
-      for (let k = 0; k < free.length; k++) {
-        for (const delta of [-step, step]) {
-          const x = best.slice();
-          x[k] = Math.min(free[k][3], Math.max(free[k][2], x[k] + delta));
-          const c = total(x);
-          if (c < bestCost - 1e-12) {
-            bestCost = c;
-            best = x;
-            improved = true;
-          }
-        }
-      }
-      if (!improved) break;
-    }
-  }
+  const best = coordinateDescent(free, total, { minStep: 0.02, rounds: 400 });
   const rounded = withX(best.map((v) => Math.round(v * 10) / 10));
   return { spec: rounded, cost: total(best.map((v) => Math.round(v * 10) / 10)) };
 }
