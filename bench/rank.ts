@@ -13,7 +13,7 @@ function synthetic(candidate: number, tasks: number, slots: number): SessionResu
     for (let s = 0; s < slots; s++) {
       const h = (Math.imul(candidate * 7919 + t * 104729 + s, 2654435761) >>> 0) % 1000;
       const score = h < 700 ? 1 : Math.round((h / 1000) * 4) / 4;
-      results.push({ task: `task-${t}`, app: null, scene: `scene-${s % 4}`, seed: (s >> 3) + 1, hand: s & 4 ? 'left' : 'right', ticks: 1, status: score === 1 ? 'passed' : 'failed', score, hash: '', milestones: [], stream: null, modelHash: '' });
+      results.push({ task: `task-${t}`, app: null, scene: `scene-${s % 4}`, seed: (s >> 3) + 1, hand: s & 4 ? 'left' : 'right', ticks: 1, status: score === 1 ? 'passed' : 'failed', score, hash: '', milestones: [], stream: null, modelHash: '', appErrors: 0, firstAppError: null });
     }
   }
   return results;

@@ -25,6 +25,8 @@ function result(task: string, slot: number, score: number, status?: SessionResul
     milestones: [],
     stream: null,
     modelHash: '',
+    appErrors: 0,
+    firstAppError: null,
   };
 }
 
