@@ -15,8 +15,9 @@ import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
 import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
+import { viewCommand } from './commands/view.js';
 
-const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, listCommand, poseCommand];
+const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, viewCommand, listCommand, poseCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -64,3 +64,21 @@ export function modelFromHeader(header: StreamHeader): SimModel {
     programs: header.sources.programs,
   });
 }
+
+/**
+ * The model of a stream's session for reading it without running anything (viewing, exporting, rendering
+ * videos): the task's actor script and apps are left out, so a stream opens even where the modules it
+ * recorded are gone or have changed since. Geometry, user, sensing and validators are the same as
+ * {@link modelFromHeader}'s; the model hash is not (it hashes the programs).
+ */
+export function replayModelFromHeader(header: StreamHeader): SimModel {
+  const spec = header.spec as { substeps?: number; duration?: number };
+  const { actors: _actors, apps: _apps, ...task } = header.sources.task;
+  return buildModel(loadScene(header.sources.scene), loadTask(task), {
+    substeps: spec.substeps,
+    duration: spec.duration,
+    handModel: header.sources.handModel,
+    user: header.sources.user,
+    sensing: header.sources.sensing,
+  });
+}

@@ -159,7 +159,27 @@ export class StreamReader {
   /** Decodes chunk `i`, checking its CRC. Throws {@link StreamDamageError} naming it if damaged. */
   chunk(i: number): DecodedChunk {
     if (this.cached?.index === i) return this.cached;
+    const { stored, rawBytes, damaged } = this.storedChunk(i);
+    let raw: Buffer;
+    try {
+      raw = inflateRawSync(stored);
+    } catch (err) {
+      throw damaged(`cannot inflate: ${(err as Error).message}`);
+    }
+    if (raw.length !== rawBytes) throw damaged('inflated size differs from the recorded size');
     const entry = this.chunks[i];
+    const { fixedBytes, channels, encoding } = this.header;
+    this.cached = unpackChunk(raw, i, entry.firstTick, entry.frames, fixedBytes, channels, encoding.mode);
+    return this.cached;
+  }
+
+  /**
+   * Chunk `i` as stored (the deflated payload), its CRC checked, and its inflated size: random access for
+   * readers that inflate elsewhere (the viewer's page). Throws {@link StreamDamageError} naming it if damaged.
+   */
+  storedChunk(i: number): { stored: Buffer; rawBytes: number; damaged: (why: string) => StreamDamageError } {
+    const entry = this.chunks[i];
+    if (!entry) throw new RangeError(`chunk ${i} is outside the stream (0–${this.chunks.length - 1})`);
     const head = Buffer.alloc(CHUNK_HEADER_BYTES);
     const damaged = (why: string) =>
       new StreamDamageError(`chunk ${i} (ticks ${entry.firstTick}–${entry.firstTick + entry.frames - 1}) is damaged: ${why}`, this.path, i);
@@ -173,16 +193,7 @@ export class StreamReader {
     if (head.readUInt32LE(4) !== i || head.readUInt32LE(8) !== entry.firstTick || head.readUInt32LE(12) !== entry.frames) {
       throw damaged('chunk header disagrees with the index');
     }
-    let raw: Buffer;
-    try {
-      raw = inflateRawSync(stored);
-    } catch (err) {
-      throw damaged(`cannot inflate: ${(err as Error).message}`);
-    }
-    if (raw.length !== head.readUInt32LE(16)) throw damaged('inflated size differs from the recorded size');
-    const { fixedBytes, channels, encoding } = this.header;
-    this.cached = unpackChunk(raw, i, entry.firstTick, entry.frames, fixedBytes, channels, encoding.mode);
-    return this.cached;
+    return { stored, rawBytes: head.readUInt32LE(16), damaged };
   }
 
   /** Checks every chunk's CRC and decodability. Never throws for damage; reports it. */

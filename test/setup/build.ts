@@ -11,6 +11,8 @@ export default function setup(): void {
   const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   run([tsc, '-p', 'tsconfig.json']);
   run([tsc, '-p', 'tsconfig.shim.json']);
+  // The viewer's page, compiled with the DOM library.
+  run([tsc, '-p', 'src/view/page/tsconfig.json']);
   run(['scripts/build-shim.mjs']);
   run(['scripts/mark-executable.mjs']);
 }

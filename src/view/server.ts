@@ -1,0 +1,154 @@
+/**
+ * The viewer's server: the page, three.js and fflate from the package's own files, and the stream API
+ * (`api-types.ts`) for one stream or a sweep folder, on a {@link startLoopbackServer} at 127.0.0.1.
+ *
+ * Chunks are sent as stored (deflated, CRC checked here), so opening a long session reads only the chunks
+ * the page asks for. The timeline of a session (which needs the whole stream) is built in the background
+ * on first request and kept.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { StreamDamageError } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
+import { replayModelFromHeader } from '../stream/header.js';
+import { StreamReader } from '../stream/reader.js';
+import type { StreamMeta, Timeline } from './api-types.js';
+import { openCatalog, type Catalog } from './catalog.js';
+import { sendJson, sendText, startLoopbackServer, type LoopbackServer, type Mount } from './loopback-server.js';
+import { contentSecurityPolicy, viewerHtml } from './page-html.js';
+import { describeScene } from './scene-description.js';
+import { buildTimeline } from './timeline.js';
+
+/** A running viewer. */
+export interface Viewer {
+  /** The page's address (`http://127.0.0.1:PORT/`). */
+  readonly url: string;
+  readonly catalog: Catalog;
+  close(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+/** The compiled package, where the page's modules are (also when this module runs from `src/` in tests). */
+const DIST = join(PACKAGE_ROOT, 'dist');
+/** Compiled modules the page imports: its own, and the pure decoders it shares with Node. */
+const PAGE_MODULE_FOLDERS = ['src/view/page/', 'src/view/api-types.js', 'src/stream/chunk-codec.js', 'src/frame/', 'kernels/'];
+
+/** The folders the page loads code from. */
+function mounts(): Mount[] {
+  const threeBuild = dirname(require.resolve('three'));
+  return [
+    { prefix: '/app/', root: DIST, allow: (p) => /\.js(\.map)?$/.test(p) && PAGE_MODULE_FOLDERS.some((f) => p.startsWith(f)) },
+    { prefix: '/vendor/three/', root: threeBuild, allow: (p) => p === 'three.module.js' || p === 'three.core.js' },
+    { prefix: '/vendor/three-addons/', root: join(threeBuild, '..', 'examples', 'jsm'), allow: (p) => p.startsWith('controls/') },
+    { prefix: '/vendor/fflate/', root: join(dirname(require.resolve('fflate')), '..', 'esm'), allow: (p) => p === 'browser.js' },
+  ];
+}
+
+/** Serves `target` (an `.xrs` stream or a sweep folder) on 127.0.0.1 at a random port. */
+export async function startViewer(target: string): Promise<Viewer> {
+  const catalog = openCatalog(target);
+  const readers = new Map<string, StreamReader>();
+  const metas = new Map<string, StreamMeta>();
+  const timelines = new Map<string, Promise<Timeline>>();
+  const stopTimelines = new AbortController();
+  const readerFor = (id: string): StreamReader | null => {
+    const path = catalog.streamPath(id);
+    if (!path) return null;
+    let reader = readers.get(id);
+    if (!reader) {
+      reader = StreamReader.open(path, { allowTruncated: true });
+      readers.set(id, reader);
+    }
+    return reader;
+  };
+  const html = viewerHtml();
+  const server: LoopbackServer = await startLoopbackServer({
+    mounts: mounts(),
+    headers: { 'Content-Security-Policy': contentSecurityPolicy(html), 'Referrer-Policy': 'no-referrer' },
+    routes: [
+      {
+        pattern: /^\/$/,
+        handle: (_request, response) => {
+          response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+          response.end(html);
+        },
+      },
+      { pattern: /^\/api\/sessions$/, handle: (_request, response) => sendJson(response, { kind: catalog.kind, title: catalog.title, sessions: catalog.sessions }) },
+      {
+        pattern: /^\/api\/session\/([A-Za-z0-9_-]+)\/meta$/,
+        handle: (_request, response, [id]) => {
+          const reader = readerFor(id);
+          if (!reader) return sendText(response, 404, `no stream for session ${id}`);
+          let meta = metas.get(id);
+          if (!meta) {
+            meta = streamMeta(id, reader, catalog);
+            metas.set(id, meta);
+          }
+          sendJson(response, meta);
+        },
+      },
+      {
+        pattern: /^\/api\/session\/([A-Za-z0-9_-]+)\/chunk\/(\d+)$/,
+        handle: (_request, response, [id, index]) => {
+          const reader = readerFor(id);
+          const i = Number(index);
+          if (!reader || i >= reader.chunks.length) return sendText(response, 404, `no chunk ${index} in session ${id}`);
+          try {
+            const { stored, rawBytes } = reader.storedChunk(i);
+            response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': stored.length, 'X-Raw-Bytes': String(rawBytes), 'Cache-Control': 'no-store' });
+            response.end(stored);
+          } catch (err) {
+            if (!(err instanceof StreamDamageError)) throw err;
+            sendText(response, 422, err.message);
+          }
+        },
+      },
+      {
+        pattern: /^\/api\/session\/([A-Za-z0-9_-]+)\/timeline$/,
+        handle: async (_request, response, [id]) => {
+          const path = catalog.streamPath(id);
+          if (!path) return sendText(response, 404, `no stream for session ${id}`);
+          let timeline = timelines.get(id);
+          if (!timeline) {
+            timeline = buildTimeline(path, { signal: stopTimelines.signal });
+            timelines.set(id, timeline);
+          }
+          sendJson(response, await timeline);
+        },
+      },
+    ],
+  });
+  return {
+    url: server.url,
+    catalog,
+    close: async () => {
+      stopTimelines.abort();
+      await server.close();
+      await Promise.allSettled(timelines.values());
+      for (const reader of readers.values()) reader.close();
+    },
+  };
+}
+
+function streamMeta(id: string, reader: StreamReader, catalog: Catalog): StreamMeta {
+  const { header } = reader;
+  const model = replayModelFromHeader(header);
+  const session = catalog.sessions.find((s) => s.id === id)!;
+  return {
+    id,
+    title: `${session.task}${session.app ? ` · ${session.app}` : ''} · ${session.scene} · seed ${session.seed} · ${session.hand} hand`,
+    task: session.task,
+    scene: session.scene,
+    app: session.app,
+    seed: header.seed,
+    dominantHand: header.dominantHand,
+    dt: header.timing.dt,
+    frames: reader.frames,
+    chunks: reader.chunks.map((c) => ({ firstTick: c.firstTick, frames: c.frames })),
+    fixedBytes: header.fixedBytes,
+    channels: header.channels,
+    encoding: header.encoding.mode,
+    indexSource: reader.indexSource,
+    sceneDescription: describeScene(model, reader.layout),
+  };
+}
