@@ -14,7 +14,7 @@ import { XR_STANDARD_BUTTONS } from '../user/controller.js';
 import type { Sensing } from '../sensing/sensing.js';
 import type { DetectedPlane } from '../sensing/planes.js';
 import type { Anchor } from '../sensing/anchors.js';
-import type { XrFrameLike, XrInputEvent, XrInputSource, XrPose, XrTransform } from './types.js';
+import type { XrFrameLike, XrInputEvent, XrInputSource, XrTransform } from './types.js';
 
 /** Controller buttons count as pressed above this value and released below the lower one. */
 const BUTTON_PRESS = 0.5;
@@ -140,11 +140,7 @@ export class XrFrameBuilder {
       joint.radius = channel[o + 7];
     });
     setTransform(source.gripPose!.transform, channel, OPENXR.palm * HAND_JOINT_FLOATS);
-    // The target ray starts at the index knuckle and points away from the shoulder, as on headsets.
-    const o = OPENXR.indexProximal * HAND_JOINT_FLOATS;
-    const origin = [channel[o], channel[o + 1], channel[o + 2]];
-    const shoulder = [head[0], head[1] - 0.3, head[2]];
-    lookRotation(source.targetRayPose!, origin, [origin[0] - shoulder[0], origin[1] - shoulder[1], origin[2] - shoulder[2]]);
+    setTransform(source.targetRayPose!.transform, handTargetRay(channel, head), 0);
   }
 
   private updateController(source: XrInputSource, channel: Float32Array): void {
@@ -179,11 +175,16 @@ function jointDistance(c: Float32Array, a: number, b: number): number {
   return Math.hypot(c[oa] - c[ob], c[oa + 1] - c[ob + 1], c[oa + 2] - c[ob + 2]);
 }
 
-/** Sets a pose at `origin` whose −Z axis points along `forward`, its Y as close to world up as it can be. */
-function lookRotation(pose: XrPose, origin: number[], forward: number[]): void {
-  const t = pose.transform;
-  [t.position.x, t.position.y, t.position.z] = origin;
-  [t.orientation.x, t.orientation.y, t.orientation.z, t.orientation.w] = quatFromAxes([0, 1, 0], [-forward[0], -forward[1], -forward[2]], 'z');
+/**
+ * A tracked hand's target ray (seven numbers: position, quaternion) from its joints channel and the head:
+ * it starts at the index knuckle and points away from the shoulder, as on headsets; its Y axis is as
+ * close to world up as it can be. Exports (IWER recordings) use it to express joints as WebXR apps see them.
+ */
+export function handTargetRay(channel: ArrayLike<number>, head: ArrayLike<number>): number[] {
+  const o = OPENXR.indexProximal * HAND_JOINT_FLOATS;
+  const origin = [channel[o], channel[o + 1], channel[o + 2]];
+  const forward = [origin[0] - head[0], origin[1] - (head[1] - 0.3), origin[2] - head[2]];
+  return [...origin, ...quatFromAxes([0, 1, 0], [-forward[0], -forward[1], -forward[2]], 'z')];
 }
 
 /** The viewer pose: the head, and two views ±IPD/2 along its +X axis. */

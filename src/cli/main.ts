@@ -6,6 +6,7 @@ import { ExitCode, StreamDamageError, XrsimInputError } from '../errors.js';
 import { PACKAGE_VERSION } from '../paths.js';
 import { parseCommandArgs, printJson, type Command } from './command.js';
 import { compareCommand } from './commands/compare.js';
+import { exportCommand } from './commands/export.js';
 import { flakyCommand } from './commands/flaky.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
@@ -17,7 +18,7 @@ import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
 import { viewCommand } from './commands/view.js';
 
-const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, viewCommand, listCommand, poseCommand];
+const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, viewCommand, exportCommand, listCommand, poseCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
