@@ -49,12 +49,45 @@ export function viewCamera(which: ViewCamera, frame: FrameView, model: SimModel,
 
 /** Renders a view on the CPU: the depth kernel's z-buffer, coloured by the primitive each pixel shows. */
 export function renderOnCpu(scene: RecordedScene, camera: RasterCamera): RenderedView {
-  const raster = new DepthRaster(camera.width, camera.height);
-  raster.render(scene.geometry, camera, VIEW_KINDS);
-  const rgb = new Uint8Array(camera.width * camera.height * 3);
-  for (let i = 0; i < raster.id.length; i++) {
-    const id = raster.id[i];
-    if (id >= 0) rgb.set(scene.colourOf(id >> 3), i * 3);
+  const view = new CpuViewRenderer(camera.width, camera.height).render(scene, camera);
+  return { ...view, depth: view.depth.slice() };
+}
+
+/**
+ * The CPU renderer for many frames of one size (videos): the rasterizer's buffers, the image and a
+ * colour table per primitive are kept between frames. The returned view is valid until the next call.
+ */
+export class CpuViewRenderer {
+  private readonly raster: DepthRaster;
+  private readonly rgb: Uint8Array;
+  private palette = new Uint8Array(0);
+  private paletteFor = -1;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
+    this.raster = new DepthRaster(width, height);
+    this.rgb = new Uint8Array(width * height * 3);
   }
-  return { width: camera.width, height: camera.height, rgb, depth: raster.depth.slice() };
+
+  render(scene: RecordedScene, camera: RasterCamera): RenderedView {
+    const g = scene.geometry;
+    // Primitives only ever get added (surfaces at run time), and keep their colour.
+    if (this.paletteFor !== g.count) {
+      this.palette = new Uint8Array(g.count * 3);
+      for (let i = 0; i < g.count; i++) this.palette.set(scene.colourOf(i), i * 3);
+      this.paletteFor = g.count;
+    }
+    this.raster.render(g, camera, VIEW_KINDS);
+    const { id } = this.raster;
+    const { rgb, palette } = this;
+    for (let i = 0, o = 0; i < id.length; i++, o += 3) {
+      const p = id[i] >= 0 ? (id[i] >> 3) * 3 : -1;
+      rgb[o] = p < 0 ? 0 : palette[p];
+      rgb[o + 1] = p < 0 ? 0 : palette[p + 1];
+      rgb[o + 2] = p < 0 ? 0 : palette[p + 2];
+    }
+    return { width: this.width, height: this.height, rgb, depth: this.raster.depth };
+  }
 }

@@ -16,6 +16,8 @@ import { modelFromHeader } from '../../stream/header.js';
 import { StreamReader } from '../../stream/reader.js';
 import { parseChoiceArg, parseNumberArg, printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
+import { checkVideoOutput, encodeVideo } from '../../export/video.js';
+import { SimulationViewSource } from '../../export/video-source.js';
 
 /** Set in the child process the command re-runs itself as under `xvfb-run`. */
 const UNDER_XVFB = 'XRSIM_RENDER_UNDER_XVFB';
@@ -23,8 +25,8 @@ const UNDER_XVFB = 'XRSIM_RENDER_UNDER_XVFB';
 /** `xrsim render FILE.xrs`. */
 export const renderCommand: Command = {
   name: 'render',
-  summary: 'render point-of-view PNGs (flat colours per object and label, plus depth) of a recorded stream',
-  help: `xrsim render FILE.xrs (--tick N --out VIEW.png | --every K --out-dir DIR) [options]
+  summary: 'render point-of-view PNGs (flat colours per object and label, plus depth) or a video of a recorded stream',
+  help: `xrsim render FILE.xrs (--tick N --out VIEW.png | --every K --out-dir DIR | --video OUT.webm|OUT.mp4) [options]
 
   --tick N              the frame to render
   --out VIEW.png        where to write it
@@ -36,13 +38,18 @@ export const renderCommand: Command = {
   --look-at X,Y,Z       ... toward this one
   --width W, --height H image size (default 640 x 480; the depth camera's own size for --camera depth)
   --fov DEGREES         horizontal field of view (default 90)
+  --video OUT.webm|.mp4 encode the whole session as a video with ffmpeg (WebM: VP8, MP4: H.264); frame k
+                        shows simulated time k / fps
+  --fps N               video frames per second (default 30)
   --depth               also write depth as 16-bit greyscale PNGs in millimetres (VIEW.depth.png,
                         frame-NNNNNN.depth.png), 0 where nothing is in view
   --renderer gl|cpu     headless-gl (default) or the CPU depth kernel (no install needed)
-  --json                print { file, renderer, camera, images: [{ tick, rgb, depth }] } as the last line
+  --json                print { file, renderer, camera, images: [{ tick, rgb, depth }] } (for --video:
+                        { file, renderer, camera, video, frames, fps, duration, width, height }) as the last line
 
 The gl renderer needs the optional "gl" package and an X display; without DISPLAY the command re-runs
 itself under xvfb-run -a. Without gl it explains how to install it and exits 2.
+Videos need ffmpeg (sudo apt-get install -y ffmpeg); without it the command says so and exits 2.
 Exit codes: 0 written, 2 bad input or no renderer.`,
   options: {
     tick: { type: 'string' },
@@ -57,6 +64,8 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     fov: { type: 'string' },
     depth: { type: 'boolean' },
     renderer: { type: 'string' },
+    video: { type: 'string' },
+    fps: { type: 'string' },
   },
   positionals: true,
   async run({ values, positionals, json }) {
@@ -64,9 +73,14 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     const file = requireOnePath(positionals, 'FILE.xrs');
     const renderer = parseChoiceArg('renderer', v.renderer, ['gl', 'cpu'] as const, 'gl');
     const single = v.tick !== undefined;
-    if (single === (v.every !== undefined)) throw new XrsimInputError('give either --tick N or --every K', { expected: '--tick N --out VIEW.png, or --every K --out-dir DIR' });
+    const video = v.video !== undefined;
+    if ([single, v.every !== undefined, video].filter(Boolean).length !== 1) {
+      throw new XrsimInputError('give one of --tick N, --every K or --video OUT', { expected: '--tick N --out VIEW.png, --every K --out-dir DIR, or --video OUT.webm|OUT.mp4' });
+    }
     if (single && !v.out) throw new XrsimInputError('missing --out', { expected: '--out VIEW.png' });
-    if (!single && !v['out-dir']) throw new XrsimInputError('missing --out-dir', { expected: '--out-dir DIR' });
+    if (v.every !== undefined && !v['out-dir']) throw new XrsimInputError('missing --out-dir', { expected: '--out-dir DIR' });
+    const fps = video ? (parseNumberArg('fps', v.fps, false) ?? 30) : 0;
+    if (video) checkVideoOutput(v.video!, { width: Number(v.width ?? 640), height: Number(v.height ?? 480) });
     if (renderer === 'gl') {
       const relaunched = relaunchUnderXvfb();
       if (relaunched !== null) return relaunched;
@@ -74,7 +88,7 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     const reader = StreamReader.open(file);
     try {
       const tick = single ? integerArg('tick', v.tick!, 0, reader.frames - 1) : 0;
-      const every = single ? 0 : integerArg('every', v.every!, 1, Number.MAX_SAFE_INTEGER);
+      const every = v.every === undefined ? 0 : integerArg('every', v.every, 1, Number.MAX_SAFE_INTEGER);
       const model = modelFromHeader(reader.header);
       const depthChannel = reader.header.channels.find((c) => c.kind === 'depth');
       const camera: ViewCamera = v.from || v['look-at'] ? { position: vec3Arg('from', v.from), lookAt: vec3Arg('look-at', v['look-at']) } : parseChoiceArg('camera', v.camera, ['head', 'depth', 'overview'] as const, 'head');
@@ -86,6 +100,13 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
       if (!(size.fovDeg > 0 && size.fovDeg < 180)) throw new XrsimInputError(`--fov must be below 180°, got ${size.fovDeg}`, { expected: 'degrees in (0, 180)' });
       let gl: GlRenderer | null = null;
       if (renderer === 'gl') gl = new GlRenderer(size.width, size.height);
+      if (video) {
+        const report = await encodeVideo(new SimulationViewSource(reader, { camera, ...size, gl: gl ?? undefined }), { out: v.video!, fps, progress: videoProgress(v.video!) });
+        gl?.dispose();
+        if (json) printJson({ file, renderer, camera, video: report.out, frames: report.frames, fps: report.fps, duration: report.duration, width: report.width, height: report.height });
+        else process.stdout.write(`wrote ${report.out}: ${report.frames} frames at ${report.fps} fps (${report.duration.toFixed(2)} s) with the ${renderer} renderer\n`);
+        return ExitCode.ok;
+      }
       const scene = new RecordedScene(model);
       const images: { tick: number; rgb: string; depth: string | null }[] = [];
       if (!single) mkdirSync(v['out-dir']!, { recursive: true });
@@ -123,6 +144,16 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     }
   },
 };
+
+/** Progress on stderr for long videos: every 10 %. */
+function videoProgress(out: string): (frame: number, frames: number) => void {
+  let shown = 0;
+  return (frame, frames) => {
+    const tenth = Math.floor(((frame + 1) / frames) * 10);
+    if (frames >= 600 && tenth > shown) process.stderr.write(`xrsim render: ${out} ${tenth * 10} % (${frame + 1} of ${frames} frames)\n`);
+    shown = Math.max(shown, tenth);
+  };
+}
 
 /**
  * headless-gl needs an X display. Without one, re-runs this command under `xvfb-run -a` and returns its

@@ -1,0 +1,86 @@
+/**
+ * Where a video's frames come from. A {@link VideoFrameSource} hands out RGB images at increasing
+ * simulated times; the encoder (`video.ts`) does not care what drew them. Today's source is the
+ * simulation's own view of a recorded stream ({@link SimulationViewSource}: the CPU renderer or
+ * headless-gl, from the head or a corner of the room). A source for what a browser app rendered into its
+ * XR layer plugs in the same way.
+ */
+import type { RasterCamera } from '../../kernels/depth-raster.js';
+import type { Frame } from '../frame/frame.js';
+import type { SimModel } from '../model/types.js';
+import type { GlRenderer, RenderedView } from '../render/gl-renderer.js';
+import { sceneMesh } from '../render/mesh.js';
+import { CpuViewRenderer, RecordedScene, viewCamera, VIEW_KINDS, type ViewCamera } from '../render/view.js';
+import { replayModelFromHeader } from '../stream/header.js';
+import type { StreamReader } from '../stream/reader.js';
+
+/** Frames for a video, asked for in increasing time order. */
+export interface VideoFrameSource {
+  readonly width: number;
+  readonly height: number;
+  /** Simulated seconds the source covers (from 0). */
+  readonly duration: number;
+  /** RGB bytes (rows from the top) of the picture at `seconds`; the buffer may be reused by the next call. */
+  frameAt(seconds: number): Uint8Array | Promise<Uint8Array>;
+}
+
+/** Options of {@link SimulationViewSource}. */
+export interface SimulationViewOptions {
+  camera: ViewCamera;
+  width: number;
+  height: number;
+  /** Horizontal field of view in degrees. */
+  fovDeg: number;
+  /** headless-gl; without it the CPU renderer draws. */
+  gl?: GlRenderer;
+}
+
+/** The simulation's own view of a recorded stream: its scene replayed frame by frame and rendered. */
+export class SimulationViewSource implements VideoFrameSource {
+  readonly width: number;
+  readonly height: number;
+  readonly duration: number;
+  private readonly model: SimModel;
+  private readonly scene: RecordedScene;
+  private readonly frames: Generator<Frame>;
+  private current: Frame | null = null;
+  private readonly dt: number;
+  private readonly lastTick: number;
+  private readonly depthMount: number[] | undefined;
+  private readonly cpu: CpuViewRenderer | null;
+
+  constructor(
+    reader: StreamReader,
+    private readonly options: SimulationViewOptions,
+  ) {
+    this.model = replayModelFromHeader(reader.header);
+    this.scene = new RecordedScene(this.model);
+    this.frames = reader.framesInOrder();
+    this.width = options.width;
+    this.height = options.height;
+    this.dt = reader.header.timing.dt;
+    this.lastTick = reader.chunks.length ? reader.chunks[0].firstTick + reader.frames - 1 : 0;
+    this.duration = this.lastTick * this.dt;
+    this.depthMount = reader.header.channels.find((c) => c.kind === 'depth')?.camera?.mount;
+    this.cpu = options.gl ? null : new CpuViewRenderer(options.width, options.height);
+  }
+
+  /** The tick shown at `seconds`: the nearest one, never past the last. */
+  tickAt(seconds: number): number {
+    return Math.min(this.lastTick, Math.round(seconds / this.dt));
+  }
+
+  frameAt(seconds: number): Uint8Array {
+    const tick = this.tickAt(seconds);
+    // Every frame is applied in order: the scene follows surfaces added, moved or removed on the way.
+    while (this.current === null || this.current.tick < tick) {
+      const next = this.frames.next();
+      if (next.done) break;
+      this.current = next.value;
+      this.scene.advance(this.current);
+    }
+    const camera: RasterCamera = viewCamera(this.options.camera, this.current!, this.model, this.options, this.depthMount);
+    const view: RenderedView = this.cpu ? this.cpu.render(this.scene, camera) : this.options.gl!.render(sceneMesh(this.scene.geometry, VIEW_KINDS, this.scene.colourOf), camera);
+    return view.rgb;
+  }
+}
