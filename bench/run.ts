@@ -1,5 +1,5 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|browser|rank [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|browser|rank|view [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
 import { browserBenchmark } from './browser.js';
@@ -9,6 +9,7 @@ import { kernelBenchmark } from './kernel.js';
 import { rankBenchmark } from './rank.js';
 import { suiteBenchmark } from './suite.js';
 import { sweepBenchmark } from './sweep.js';
+import { viewBenchmark } from './view.js';
 
 const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ details: unknown; summary: Record<string, number | null> }>> = {
   kernel: kernelBenchmark,
@@ -18,6 +19,7 @@ const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ det
   sweep: sweepBenchmark,
   browser: browserBenchmark,
   rank: rankBenchmark,
+  view: viewBenchmark,
 };
 
 const args = process.argv.slice(2);

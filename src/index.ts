@@ -113,7 +113,7 @@ export { decodeSensingEvent, type SensingEvent } from './sensing/events.js';
 
 // Point-of-view rendering
 /** A recorded stream's scene at each frame, cameras to view it from, and the CPU renderer. */
-export { RecordedScene, renderOnCpu, viewCamera, VIEW_KINDS, type ViewCamera, type ViewCameraOptions } from './render/view.js';
+export { RecordedScene, renderOnCpu, CpuViewRenderer, viewCamera, VIEW_KINDS, type ViewCamera, type ViewCameraOptions } from './render/view.js';
 /** The optional headless-gl renderer (needs the `gl` package and an X display; one thread per process). */
 export { GlRenderer, GlUnavailableError, GL_INSTALL_HELP, type RenderedView } from './render/gl-renderer.js';
 /** Triangles of a scene geometry store, for GPU renderers. */
@@ -145,8 +145,8 @@ export type { ActorView } from './actors/time-verbs.js';
 export { StreamReader, type OpenOptions, type ChunkCheck, type IndexSource } from './stream/reader.js';
 /** Writes `.xrs` streams (sessions do this for you when `record` is set). */
 export { StreamWriter, type StreamSummary } from './stream/writer.js';
-/** Rebuilding a stream's model from the sources its header embeds. */
-export { modelFromHeader, buildStreamHeader } from './stream/header.js';
+/** Rebuilding a stream's model from the sources its header embeds (with or without its programs). */
+export { modelFromHeader, replayModelFromHeader, buildStreamHeader } from './stream/header.js';
 /** Header, channels, sizes and chunk checks of a stream. */
 export { inspectStream, type InspectReport } from './stream/inspect.js';
 /** Re-runs a stream's session and names the first divergent tick and channel. */
@@ -218,3 +218,21 @@ export { XrsimInputError, StreamDamageError, ExitCode, describeThrown, THROWN_TE
 export { KERNEL_VERSION, STREAM_FORMAT_VERSION } from './version.js';
 /** Where the shipped data lives. */
 export { SCENES_DIR, TASKS_DIR, PACKAGE_VERSION } from './paths.js';
+
+// Seeing sessions
+/** The viewer: a stream or sweep folder served on 127.0.0.1 for the 3D replay page; headless screenshots. */
+export { startViewer, type Viewer } from './view/server.js';
+export { openCatalog, type Catalog } from './view/catalog.js';
+export { screenshotViewer, type ScreenshotOptions, type ScreenshotReport } from './view/screenshot.js';
+export type { SessionsResponse, SessionSummary, StreamMeta, SceneDescription, Timeline, ViewerPageHandle } from './view/api-types.js';
+/** A loopback-only static server with path-safe mounts (the viewer's; general enough for other local pages). */
+export { startLoopbackServer, safePath, type LoopbackServer, type LoopbackServerOptions, type Mount, type Route } from './view/loopback-server.js';
+/** Videos: frame sources (the simulation's view of a stream) encoded with ffmpeg. */
+export { encodeVideo, checkVideoOutput, ffmpegPath, FFMPEG_INSTALL_HELP, type VideoOptions, type VideoReport } from './export/video.js';
+export { SimulationViewSource, type VideoFrameSource, type SimulationViewOptions } from './export/video-source.js';
+/** Exports: IWER action recordings, MCAP (Foxglove), JSON lines; events and frames as JSON. */
+export { exportIwer, iwerFrame, iwerSchema, type IwerInputSchema } from './export/iwer.js';
+export { exportMcap, type McapCounts } from './export/mcap.js';
+export { exportJsonl } from './export/jsonl.js';
+export { FrameJsonWriter, type FrameJsonOptions } from './export/frame-json.js';
+export { eventJson, eventText, colliderNames, type EventJson } from './export/event-json.js';
