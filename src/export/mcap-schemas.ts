@@ -8,6 +8,9 @@ const time = { type: 'object', properties: { sec: { type: 'integer' }, nsec: { t
 const vector3 = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } } };
 const quaternion = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' }, w: { type: 'number' } } };
 const pose = { type: 'object', properties: { position: vector3, orientation: quaternion } };
+/** Fields every image-like message starts with. */
+const image = { timestamp: time, frame_id: { type: 'string' }, width: { type: 'integer' }, height: { type: 'integer' } };
+const numbers = { type: 'array', items: { type: 'number' } };
 const colour = { type: 'object', properties: { r: { type: 'number' }, g: { type: 'number' }, b: { type: 'number' }, a: { type: 'number' } } };
 
 /** Schema name → JSON Schema. */
@@ -25,29 +28,11 @@ export const MCAP_SCHEMAS: Record<string, object> = {
   },
   'foxglove.RawImage': {
     type: 'object',
-    properties: {
-      timestamp: time,
-      frame_id: { type: 'string' },
-      width: { type: 'integer' },
-      height: { type: 'integer' },
-      encoding: { type: 'string' },
-      step: { type: 'integer' },
-      data: { type: 'string', contentEncoding: 'base64' },
-    },
+    properties: { ...image, encoding: { type: 'string' }, step: { type: 'integer' }, data: { type: 'string', contentEncoding: 'base64' } },
   },
   'foxglove.CameraCalibration': {
     type: 'object',
-    properties: {
-      timestamp: time,
-      frame_id: { type: 'string' },
-      width: { type: 'integer' },
-      height: { type: 'integer' },
-      distortion_model: { type: 'string' },
-      D: { type: 'array', items: { type: 'number' } },
-      K: { type: 'array', items: { type: 'number' } },
-      R: { type: 'array', items: { type: 'number' } },
-      P: { type: 'array', items: { type: 'number' } },
-    },
+    properties: { ...image, distortion_model: { type: 'string' }, D: numbers, K: numbers, R: numbers, P: numbers },
   },
   'foxglove.SceneUpdate': {
     type: 'object',

@@ -118,10 +118,22 @@ export async function startViewer(target: string): Promise<Viewer> {
       },
     ],
   });
+  // Build the first session's description now, while the browser starts and loads three.js: building a
+  // model compiles the scene and task schemas, the slowest step before the first frame.
+  const first = catalog.sessions.find((s) => s.hasStream);
+  const warmUp = setImmediate(() => {
+    if (!first || metas.has(first.id)) return;
+    try {
+      metas.set(first.id, streamMeta(first.id, readerFor(first.id)!, catalog));
+    } catch {
+      // The request for it will report the problem.
+    }
+  });
   return {
     url: server.url,
     catalog,
     close: async () => {
+      clearImmediate(warmUp);
       stopTimelines.abort();
       await server.close();
       await Promise.allSettled(timelines.values());

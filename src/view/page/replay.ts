@@ -65,7 +65,7 @@ export class Replay {
     this.user = new User3d(meta.sceneDescription);
     const depthCamera = meta.sceneDescription.depthCamera;
     this.cloud = depthCamera ? new DepthCloud(depthCamera) : null;
-    this.scene.add(this.world.root, this.user.root, this.tags.root, ...(this.cloud ? [this.cloud.points] : []));
+    this.scene.add(this.world.root, this.user.root, this.tags.root, ...(this.cloud ? [this.cloud.root] : []));
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.addEventListener('change', () => this.requestRender());
     const show = (objects: (THREE.Object3D | undefined)[]) => (visible: boolean) => {
@@ -77,10 +77,10 @@ export class Replay {
       'walls and ceiling': show([...(this.world.byLabel.get('wall') ?? []), ...(this.world.byLabel.get('ceiling') ?? [])]),
       'trigger volumes': show(this.world.byLabel.get('sensor') ?? []),
       'detected planes': show([this.world.planesRoot]),
-      'depth point cloud': show([this.cloud?.points]),
+      'depth point cloud': show([this.cloud?.root]),
       'tagged objects': show([this.tags.root]),
       'head and frustum': show([byName('head')]),
-      'contact probes': (visible: boolean) => show([byName('contact-probes')])(visible),
+      'contact probes': show([byName('contact-probes')]),
     };
     this.panel = new SidePanel(document.getElementById('side')!, meta, layers, (p) => this.usePreset(p), (t) => this.seek(t));
     this.timelineUi = new TimelineUi(document.getElementById('timeline')!, meta.frames, meta.dt, {

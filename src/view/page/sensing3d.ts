@@ -10,6 +10,8 @@ import type { DepthCameraDescriptor } from '../../frame/layout.js';
 const STRIDE = 1;
 
 export class DepthCloud {
+  /** The layer switch hides this group; frames without an image hide the points in it. */
+  readonly root = new THREE.Group();
   readonly points: THREE.Points;
   private readonly positions: Float32Array;
   private readonly colours: Float32Array;
@@ -31,6 +33,7 @@ export class DepthCloud {
     this.points = new THREE.Points(geometry, new THREE.PointsMaterial({ size: 0.012, vertexColors: true }));
     this.points.name = 'depth-cloud';
     this.points.frustumCulled = false;
+    this.root.add(this.points);
     const m = camera.mount;
     this.mount.compose(new THREE.Vector3(m[0], m[1], m[2]), new THREE.Quaternion(m[3], m[4], m[5], m[6]), new THREE.Vector3(1, 1, 1));
   }

@@ -82,15 +82,6 @@ export class StreamClient {
     return new FrameAccess(this.meta, chunk, tick - chunk.firstTick);
   }
 
-  /** The frame at `tick` if its chunk is already decoded, else null (and its chunk is requested). */
-  frameIfReady(tick: number, ready: Map<number, DecodedChunk>): FrameAccess | null {
-    const index = this.chunkOf(tick);
-    const chunk = ready.get(index);
-    if (chunk) return new FrameAccess(this.meta, chunk, tick - chunk.firstTick);
-    void this.chunk(index).then((c) => ready.set(index, c));
-    return null;
-  }
-
   /** Starts fetching the chunk after the one holding `tick`. */
   prefetchAfter(tick: number): void {
     const next = this.chunkOf(tick) + 1;

@@ -78,11 +78,14 @@ export class User3d {
       this.hands.push({ joints, bones, positions: new Float32Array(JOINTS * 3), tracked: false });
     }
     this.probes = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 8, 6), new THREE.MeshBasicMaterial({ color: 0xffffff }), 12);
-    this.probes.name = 'contact-probes';
     this.normals = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0x1b5e20 }));
     this.normals.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(12 * 6), 3));
     this.probes.visible = this.normals.visible = false;
-    this.root.add(this.probes, this.normals);
+    // The layer switch hides the group; frames show or hide its parts.
+    const probes = new THREE.Group();
+    probes.name = 'contact-probes';
+    probes.add(this.probes, this.normals);
+    this.root.add(probes);
     for (let side = 0; side < 2; side++) {
       const grip = new THREE.Mesh(new THREE.BoxGeometry(0.04, 0.04, 0.12), new THREE.MeshLambertMaterial({ color: HAND_COLOURS[side] }));
       const ray = new THREE.Group();
