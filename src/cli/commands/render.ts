@@ -38,7 +38,7 @@ export const renderCommand: Command = {
   --look-at X,Y,Z       ... toward this one
   --width W, --height H image size (default 640 x 480; the depth camera's own size for --camera depth)
   --fov DEGREES         horizontal field of view (default 90)
-  --video OUT.webm|.mp4 encode the whole session as a video with ffmpeg (WebM: VP8, MP4: H.264); frame k
+  --video OUT.webm|.mp4 encode the whole session as a video with ffmpeg (WebM: VP9, MP4: H.264); frame k
                         shows simulated time k / fps
   --fps N               video frames per second (default 30)
   --depth               also write depth as 16-bit greyscale PNGs in millimetres (VIEW.depth.png,
@@ -89,7 +89,6 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     try {
       const tick = single ? integerArg('tick', v.tick!, 0, reader.frames - 1) : 0;
       const every = v.every === undefined ? 0 : integerArg('every', v.every, 1, Number.MAX_SAFE_INTEGER);
-      const model = modelFromHeader(reader.header);
       const depthChannel = reader.header.channels.find((c) => c.kind === 'depth');
       const camera: ViewCamera = v.from || v['look-at'] ? { position: vec3Arg('from', v.from), lookAt: vec3Arg('look-at', v['look-at']) } : parseChoiceArg('camera', v.camera, ['head', 'depth', 'overview'] as const, 'head');
       if (camera === 'depth' && !depthChannel) throw new XrsimInputError('this stream has no depth camera', { expected: '--camera head or overview, or a stream recorded with --depth' });
@@ -107,6 +106,7 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
         else process.stdout.write(`wrote ${report.out}: ${report.frames} frames at ${report.fps} fps (${report.duration.toFixed(2)} s) with the ${renderer} renderer\n`);
         return ExitCode.ok;
       }
+      const model = modelFromHeader(reader.header);
       const scene = new RecordedScene(model);
       const images: { tick: number; rgb: string; depth: string | null }[] = [];
       if (!single) mkdirSync(v['out-dir']!, { recursive: true });

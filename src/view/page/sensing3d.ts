@@ -107,8 +107,8 @@ export class Tags3d {
     if (!marker) {
       marker = new THREE.Group();
       marker.name = `tag-${index}`;
-      marker.add(new THREE.Mesh(new THREE.OctahedronGeometry(0.025), new THREE.MeshBasicMaterial({ color: 0xd81b60, wireframe: true })));
-      marker.add(new THREE.AxesHelper(0.08));
+      marker.add(new THREE.Mesh(new THREE.OctahedronGeometry(0.04), new THREE.MeshBasicMaterial({ color: 0xd81b60, wireframe: true })));
+      marker.add(new THREE.AxesHelper(0.12));
       this.root.add(marker);
       this.markers.set(index, marker);
     }
