@@ -3,21 +3,21 @@
  * (`api-types.ts`) for one stream or a sweep folder, on a {@link startLoopbackServer} at 127.0.0.1.
  *
  * Chunks are sent as stored (deflated, CRC checked here), so opening a long session reads only the chunks
- * the page asks for. The timeline of a session (which needs the whole stream) is built in the background
- * on first request and kept.
+ * the page asks for. A session's meta (which builds its model) and its timeline (which reads the whole
+ * stream) are built on a worker thread (`stream-worker.ts`) and kept; the first session's meta is started
+ * at once, while the browser starts.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { StreamDamageError } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
-import { replayModelFromHeader } from '../stream/header.js';
 import { StreamReader } from '../stream/reader.js';
 import type { StreamMeta, Timeline } from './api-types.js';
 import { openCatalog, type Catalog } from './catalog.js';
 import { sendJson, sendText, startLoopbackServer, type LoopbackServer, type Mount } from './loopback-server.js';
 import { contentSecurityPolicy, viewerHtml } from './page-html.js';
-import { describeScene } from './scene-description.js';
-import { buildTimeline } from './timeline.js';
+import type { StreamRequest } from './stream-worker.js';
 
 /** A running viewer. */
 export interface Viewer {
@@ -30,6 +30,8 @@ export interface Viewer {
 const require = createRequire(import.meta.url);
 /** The compiled package, where the page's modules are (also when this module runs from `src/` in tests). */
 const DIST = join(PACKAGE_ROOT, 'dist');
+/** The compiled worker entry. */
+const STREAM_WORKER = join(DIST, 'src/view/stream-worker.js');
 /** Compiled modules the page imports: its own, and the pure decoders it shares with Node. */
 const PAGE_MODULE_FOLDERS = ['src/view/page/', 'src/view/api-types.js', 'src/stream/chunk-codec.js', 'src/frame/', 'kernels/'];
 
@@ -48,9 +50,17 @@ function mounts(): Mount[] {
 export async function startViewer(target: string): Promise<Viewer> {
   const catalog = openCatalog(target);
   const readers = new Map<string, StreamReader>();
-  const metas = new Map<string, StreamMeta>();
+  const worker = new StreamWorker();
+  const metas = new Map<string, Promise<StreamMeta>>();
   const timelines = new Map<string, Promise<Timeline>>();
-  const stopTimelines = new AbortController();
+  const meta = (id: string): Promise<StreamMeta> => {
+    let pending = metas.get(id);
+    if (!pending) {
+      pending = worker.run<StreamMeta>({ kind: 'meta', path: catalog.streamPath(id)!, session: catalog.sessions.find((s) => s.id === id)! });
+      metas.set(id, pending);
+    }
+    return pending;
+  };
   const readerFor = (id: string): StreamReader | null => {
     const path = catalog.streamPath(id);
     if (!path) return null;
@@ -76,15 +86,9 @@ export async function startViewer(target: string): Promise<Viewer> {
       { pattern: /^\/api\/sessions$/, handle: (_request, response) => sendJson(response, { kind: catalog.kind, title: catalog.title, sessions: catalog.sessions }) },
       {
         pattern: /^\/api\/session\/([A-Za-z0-9_-]+)\/meta$/,
-        handle: (_request, response, [id]) => {
-          const reader = readerFor(id);
-          if (!reader) return sendText(response, 404, `no stream for session ${id}`);
-          let meta = metas.get(id);
-          if (!meta) {
-            meta = streamMeta(id, reader, catalog);
-            metas.set(id, meta);
-          }
-          sendJson(response, meta);
+        handle: async (_request, response, [id]) => {
+          if (!catalog.streamPath(id)) return sendText(response, 404, `no stream for session ${id}`);
+          sendJson(response, await meta(id));
         },
       },
       {
@@ -110,7 +114,7 @@ export async function startViewer(target: string): Promise<Viewer> {
           if (!path) return sendText(response, 404, `no stream for session ${id}`);
           let timeline = timelines.get(id);
           if (!timeline) {
-            timeline = buildTimeline(path, { signal: stopTimelines.signal });
+            timeline = worker.run<Timeline>({ kind: 'timeline', path });
             timelines.set(id, timeline);
           }
           sendJson(response, await timeline);
@@ -121,46 +125,49 @@ export async function startViewer(target: string): Promise<Viewer> {
   // Build the first session's description now, while the browser starts and loads three.js: building a
   // model compiles the scene and task schemas, the slowest step before the first frame.
   const first = catalog.sessions.find((s) => s.hasStream);
-  const warmUp = setImmediate(() => {
-    if (!first || metas.has(first.id)) return;
-    try {
-      metas.set(first.id, streamMeta(first.id, readerFor(first.id)!, catalog));
-    } catch {
-      // The request for it will report the problem.
-    }
-  });
+  if (first) meta(first.id).catch(() => undefined); // the page's request reports any problem
   return {
     url: server.url,
     catalog,
     close: async () => {
-      clearImmediate(warmUp);
-      stopTimelines.abort();
       await server.close();
-      await Promise.allSettled(timelines.values());
+      await worker.close();
       for (const reader of readers.values()) reader.close();
     },
   };
 }
 
-function streamMeta(id: string, reader: StreamReader, catalog: Catalog): StreamMeta {
-  const { header } = reader;
-  const model = replayModelFromHeader(header);
-  const session = catalog.sessions.find((s) => s.id === id)!;
-  return {
-    id,
-    title: `${session.task}${session.app ? ` · ${session.app}` : ''} · ${session.scene} · seed ${session.seed} · ${session.hand} hand`,
-    task: session.task,
-    scene: session.scene,
-    app: session.app,
-    seed: header.seed,
-    dominantHand: header.dominantHand,
-    dt: header.timing.dt,
-    frames: reader.frames,
-    chunks: reader.chunks.map((c) => ({ firstTick: c.firstTick, frames: c.frames })),
-    fixedBytes: header.fixedBytes,
-    channels: header.channels,
-    encoding: header.encoding.mode,
-    indexSource: reader.indexSource,
-    sceneDescription: describeScene(model, reader.layout),
-  };
+/** Jobs for the worker thread, answered by number. */
+class StreamWorker {
+  private readonly worker = new Worker(STREAM_WORKER);
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  private next = 0;
+
+  constructor() {
+    this.worker.on('message', ({ job, value, error }: { job: number; value?: unknown; error?: string }) => {
+      const waiting = this.pending.get(job);
+      this.pending.delete(job);
+      if (error === undefined) waiting?.resolve(value);
+      else waiting?.reject(new Error(error));
+    });
+    this.worker.on('error', (err) => this.failAll(err));
+    this.worker.on('exit', () => this.failAll(new Error('the viewer\'s worker thread stopped')));
+  }
+
+  run<T>(request: StreamRequest): Promise<T> {
+    const number = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(number, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ ...request, job: number });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private failAll(err: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(err);
+    this.pending.clear();
+  }
 }

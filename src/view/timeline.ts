@@ -3,8 +3,8 @@
  * detected planes and run-time surfaces over time, the app's tag declarations, each validator's watched
  * quantity (its `trace`) and the milestones scored on the replay with their evidence ticks.
  *
- * The pass yields to the event loop after every chunk, so the server keeps answering chunk requests (and
- * the page keeps drawing) while a long stream is read.
+ * The pass yields to the event loop after every chunk, so the thread running it (the viewer's worker)
+ * keeps answering other requests while a long stream is read.
  */
 import { decodeEvents } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
@@ -28,8 +28,6 @@ export interface TimelineOptions {
   maxMarkers?: number;
   /** Most points per trace; default 600. */
   maxPoints?: number;
-  /** Stops the pass early (the viewer closing). */
-  signal?: AbortSignal;
 }
 
 /** Reads the stream at `path` once and gathers its timeline. Damage stops the pass and is reported in `error`. */
@@ -64,7 +62,6 @@ export async function buildTimeline(path: string, options: TimelineOptions = {})
         if (++sinceYield >= reader.header.encoding.chunkFrames) {
           sinceYield = 0;
           await new Promise((resume) => setImmediate(resume));
-          if (options.signal?.aborted) throw new Error('stopped');
         }
       }
     } catch (err) {
