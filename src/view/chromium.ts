@@ -1,23 +1,15 @@
 /**
  * Headless Chromium for the viewer's screenshots: the system's Chromium (Debian's `/usr/bin/chromium`, or
- * `XRSIM_CHROMIUM`), driven by playwright-core, with WebGL 2 on SwiftShader so no GPU is needed.
+ * `XRSIM_CHROMIUM`), driven by playwright-core with the browser host's flags (WebGL 2 on SwiftShader, so no
+ * GPU is needed; no host name resolves but loopback, so nothing comes from the internet).
  */
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../browser/chromium.js';
 import { XrsimInputError } from '../errors.js';
 
-/** Flags for a headless Chromium that fetches nothing on its own and renders WebGL 2 in software. */
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
+/** The browser host's flags: headless, SwiftShader WebGL 2, and no host name resolves but loopback. */
+export { CHROMIUM_FLAGS };
 
 /** The Chromium to use: `explicit`, else `XRSIM_CHROMIUM`, else Debian's. */
 export function chromiumPath(explicit?: string): string {
