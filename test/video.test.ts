@@ -16,8 +16,9 @@ let stream: string;
 
 beforeAll(() => {
   stream = join(tempDir(), 'session.xrs');
-  // 6 s: the user reaches for the block and places it on the table in front of them.
-  const run = xrsim('run', '--task', 'xr/place-on-detected-plane', '--out', stream, '--json');
+  // 6 s (fixed here, whatever the task's own duration): the user reaches for the block and places it on the
+  // table in front of them.
+  const run = xrsim('run', '--task', 'xr/place-on-detected-plane', '--duration', '6', '--out', stream, '--json');
   expect(run.json?.stream, run.stderr).toBe(stream);
 });
 
