@@ -56,8 +56,8 @@ export async function driveBrowserApp(options: DriveOptions): Promise<DriveResul
   return { session, relay: r, inputs, outputs };
 }
 
-/** The relay module next to this file, compiled or not. */
-function relayAppPath(): string {
+/** The relay app module (relay-app.ts), compiled or not: the `app` of a session that runs a browser app. */
+export function relayAppPath(): string {
   const here = fileURLToPath(import.meta.url);
   return here.endsWith('.ts') ? fileURLToPath(new URL('../../dist/src/browser/relay-app.js', import.meta.url)) : fileURLToPath(new URL('./relay-app.js', import.meta.url));
 }

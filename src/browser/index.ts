@@ -6,6 +6,8 @@ export { BrowserApp, PageUnresponsiveError, PAGE_EPOCH_MS, injectImportMap, type
 export { WarmChromium, launchChromium, chromiumPath, CHROMIUM_FLAGS } from './chromium.js';
 export { driveBrowserApp, type DriveOptions, type DriveResult } from './drive.js';
 export { BrowserRelay } from './relay.js';
+export { ReplayRelay, type RecordedPage, type ReplayDivergence } from './replay-relay.js';
+export { runBrowserApp, ReplayDivergedError, DEFAULT_MAX_BATCH, type BrowserRunOptions, type BrowserRun } from './scored-run.js';
 export { TickEncoder, sourceId, type TickExtras } from './tick-encoder.js';
 export { startStaticServer, type StaticServer, type StaticServerOptions } from './static-server.js';
 export { PackageResolver, parseCdnUrl, DEFAULT_PACKAGES } from './packages.js';

@@ -5,6 +5,7 @@
  *
  * Phase 1: the session steps synchronously, so the page's output of tick N is applied in tick N + 1's
  * `frame` (a one-tick delay). Phase 2 makes the host await the page within the tick (docs/BROWSER.md).
+ * `ReplayRelay` (replay-relay.ts) replays a recorded page into a second session without the delay.
  */
 import type { AppContext, AppModule, HitTestSource, XrFrameLike, XrInputSource } from '../app/types.js';
 import type { HitTestResult } from '../sensing/hit-test.js';
@@ -16,13 +17,15 @@ type TagPose = { position: [number, number, number]; rotation: [number, number, 
 export class BrowserRelay {
   private readonly encoder: TickEncoder;
   private readonly pending: TickOutput[] = [];
-  private readonly deferred: PageRequest[] = [];
+  protected readonly deferred: PageRequest[] = [];
   private readonly hitSources = new Map<number, HitTestSource>();
   private readonly tagPoses = new Map<string, TagPose>();
   /** Tick inputs not yet taken by the driver, in order. */
   readonly inputs: TickInput[] = [];
   /** Page errors with the tick the page reported them in (phase 2 records them as AppError events). */
   readonly errors: (PageError & { tick: number })[] = [];
+  /** For each page output (by its tick), the session tick whose frame applied it and served its requests. */
+  readonly appliedAt = new Map<number, number>();
 
   constructor(dt: number) {
     this.encoder = new TickEncoder(dt);
@@ -44,20 +47,36 @@ export class BrowserRelay {
   }
 
   private frame(xr: XrFrameLike, ctx: AppContext): void {
+    this.receive(xr, ctx);
     const replies: Required<Replies> = { hitTestSources: [], anchors: [] };
-    for (const output of this.pending.splice(0)) {
-      for (const error of output.errors) this.errors.push({ ...error, tick: output.k });
-      this.applyTags(output.tags, ctx);
-      for (const [name, data] of output.events) ctx.emit(name, data ?? undefined);
-      this.deferred.push(...output.requests);
-    }
     const waiting: PageRequest[] = [];
     for (const request of this.deferred.splice(0)) {
       if (!this.serve(request, xr, ctx, replies)) waiting.push(request);
     }
     this.deferred.push(...waiting);
     const hits: [number, HitTestResult[]][] = [...this.hitSources].map(([id, source]) => [id, xr.getHitTestResults(source)]);
-    this.inputs.push(this.encoder.encode(xr, { hits, replies }));
+    this.deliver(this.encoder.encode(xr, { hits, replies }), ctx);
+  }
+
+  /** Takes in the page outputs that arrived since the last frame: state now, requests to serve. */
+  protected receive(xr: XrFrameLike, ctx: AppContext): void {
+    for (const output of this.pending.splice(0)) {
+      this.appliedAt.set(output.k, xr.tick);
+      for (const error of output.errors) this.errors.push({ ...error, tick: output.k });
+      this.applyState(output, ctx);
+      this.deferred.push(...output.requests);
+    }
+  }
+
+  /** Hands this tick's input on (the driver sends it to the page). */
+  protected deliver(input: TickInput, _ctx: AppContext): void {
+    this.inputs.push(input);
+  }
+
+  /** Publishes what the page published: its tags and its app events. */
+  protected applyState(output: TickOutput, ctx: AppContext): void {
+    this.applyTags(output.tags, ctx);
+    for (const [name, data] of output.events) ctx.emit(name, data ?? undefined);
   }
 
   /** Serves one page request; false when it must wait (its input source is not tracked now). */
