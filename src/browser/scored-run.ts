@@ -97,11 +97,12 @@ async function runOpenLoop(options: BrowserRunOptions) {
   let size = 1;
   try {
     while (!session.done) {
+      if (relay.inputs.length >= size) {
+        await inFlight;
+        inFlight = send(relay.take());
+        size = Math.min(maxBatch, size * 2);
+      }
       session.step();
-      if (relay.inputs.length < size) continue;
-      await inFlight;
-      inFlight = send(relay.take());
-      size = Math.min(maxBatch, size * 2);
     }
     await inFlight;
     const rest = relay.take();
