@@ -11,11 +11,13 @@ const GRAVITY = 9.81;
 const HISTORY = 4;
 
 /**
- * @param {{ spawnAt?: 'pinch-point' | 'grip' }} options
+ * @param {{ spawnAt?: 'pinch-point' | 'grip', walls?: 'live' | 'first-frame' }} options
  *   spawnAt: where the ball goes. `grip` is the mistake of reusing controller code for hands: a hand's
  *   grip space sits at its palm, not between the pinching fingertips.
+ *   walls: `first-frame` is the mistake of setting up the wall colliders once, from the planes detected on
+ *   the session's first frame, as if the room were known from the start.
  */
-export async function startBallApp({ spawnAt = 'pinch-point' } = {}) {
+export async function startBallApp({ spawnAt = 'pinch-point', walls = 'live' } = {}) {
   const renderer = new THREE.WebGLRenderer({ antialias: false });
   renderer.xr.enabled = true;
   document.body.appendChild(renderer.domElement);
@@ -85,24 +87,29 @@ export async function startBallApp({ spawnAt = 'pinch-point' } = {}) {
     xrsim.emit('ball-released', { speed: velocity.length() });
   }
 
-  /** The detected wall the ball's path from `from` to `to` reaches, if any. */
-  const toPlane = new THREE.Matrix4();
-  const a = new THREE.Vector3();
-  const b = new THREE.Vector3();
-  function wallReached(frame, from, to) {
-    const space = renderer.xr.getReferenceSpace();
+  /** The detected walls now: each one's transform from scene to plane space, polygon and label. */
+  function detectedWalls(frame) {
+    const walls = [];
     for (const plane of frame.detectedPlanes ?? []) {
       if (plane.orientation !== 'vertical') continue;
-      const pose = frame.getPose(plane.planeSpace, space);
-      if (!pose) continue;
+      const pose = frame.getPose(plane.planeSpace, renderer.xr.getReferenceSpace());
+      if (pose) walls.push({ planeFromScene: new THREE.Matrix4().fromArray(pose.transform.inverse.matrix), polygon: plane.polygon, label: plane.semanticLabel ?? null });
+    }
+    return walls;
+  }
+
+  /** The wall the ball's path from `from` to `to` reaches, if any. */
+  const a = new THREE.Vector3();
+  const b = new THREE.Vector3();
+  function wallReached(walls, from, to) {
+    for (const wall of walls) {
       // In plane space the plane is y = 0, its normal +Y points into the room, its polygon is in x, z.
-      toPlane.fromArray(pose.transform.inverse.matrix);
-      a.copy(from).applyMatrix4(toPlane);
-      b.copy(to).applyMatrix4(toPlane);
+      a.copy(from).applyMatrix4(wall.planeFromScene);
+      b.copy(to).applyMatrix4(wall.planeFromScene);
       if (b.y > RADIUS || a.y < -RADIUS) continue;
       const s = a.y > b.y ? THREE.MathUtils.clamp((a.y - RADIUS) / (a.y - b.y), 0, 1) : 0;
       const contact = a.lerp(b, s);
-      if (insidePolygon(plane.polygon, contact.x, contact.z)) return plane;
+      if (insidePolygon(wall.polygon, contact.x, contact.z)) return wall;
     }
     return null;
   }
@@ -114,9 +121,11 @@ export async function startBallApp({ spawnAt = 'pinch-point' } = {}) {
   await renderer.xr.setSession(session);
 
   let lastTime = null;
+  let startupWalls = null; // the walls of the first frame (what the `first-frame` mistake keeps)
   renderer.setAnimationLoop((time, frame) => {
     const dt = lastTime === null ? 0 : (time - lastTime) / 1000;
     lastTime = time;
+    if (walls === 'first-frame') startupWalls ??= detectedWalls(frame);
     if (released) release();
     if (pinched) spawn(frame);
     released = null;
@@ -130,11 +139,11 @@ export async function startBallApp({ spawnAt = 'pinch-point' } = {}) {
       previous.copy(ball.position);
       velocity.y -= GRAVITY * dt;
       ball.position.addScaledVector(velocity, dt);
-      const wall = wallReached(frame, previous, ball.position);
+      const wall = wallReached(walls === 'first-frame' ? startupWalls : detectedWalls(frame), previous, ball.position);
       if (wall) {
         flying = false;
         scene.remove(ball);
-        xrsim.emit('ball-despawned', { reason: 'wall', label: wall.semanticLabel ?? null });
+        xrsim.emit('ball-despawned', { reason: 'wall', label: wall.label });
       }
     }
     renderer.render(scene, camera);
