@@ -29,13 +29,7 @@ export interface DriveResult {
 }
 
 export async function driveBrowserApp(options: DriveOptions): Promise<DriveResult> {
-  let relay: BrowserRelay | null = null;
-  const session = await withRelay(
-    (dt) => (relay = new BrowserRelay(dt)),
-    () => createSession({ ...options.spec, app: relayAppPath() }),
-  );
-  const r = relay as BrowserRelay | null;
-  if (!r) throw new Error('the session did not start the relay app');
+  const { session, relay: r } = await createRelayedSession(options.spec, (dt) => new BrowserRelay(dt));
   const batch = Math.max(1, options.batch ?? 1);
   const inputs: TickInput[] = [];
   const outputs: TickOutput[] = [];
@@ -54,6 +48,17 @@ export async function driveBrowserApp(options: DriveOptions): Promise<DriveResul
   }
   await flush();
   return { session, relay: r, inputs, outputs };
+}
+
+/** Starts a session of `spec` whose app is the relay `create` makes (given the session's tick length). */
+export async function createRelayedSession<R extends BrowserRelay>(spec: DriveOptions['spec'], create: (dt: number) => R): Promise<{ session: Session; relay: R }> {
+  const made: { relay?: R } = {};
+  const session = await withRelay(
+    (dt) => (made.relay = create(dt)),
+    () => createSession({ ...spec, app: relayAppPath() }),
+  );
+  if (!made.relay) throw new Error('the session did not start the relay app');
+  return { session, relay: made.relay };
 }
 
 /** The relay app module (relay-app.ts), compiled or not: the `app` of a session that runs a browser app. */

@@ -14,13 +14,11 @@
  * they do, the replay diverges and `runBrowserApp` throws `ReplayDivergedError` naming the first tick and
  * field: run such a page closed loop (`driveBrowserApp`, batch 1) or wait for phase 2.
  */
-import { createSession } from '../session/session.js';
 import type { SessionResult } from '../session/result.js';
 import type { BrowserApp } from './browser-app.js';
-import { relayAppPath, type DriveOptions } from './drive.js';
+import { createRelayedSession, type DriveOptions } from './drive.js';
 import type { PageError, TickInput, TickOutput } from './protocol.js';
 import { BrowserRelay } from './relay.js';
-import { withRelay } from './relay-app.js';
 import { ReplayRelay, type ReplayDivergence } from './replay-relay.js';
 
 /** The most ticks a round trip carries by default. */
@@ -60,14 +58,8 @@ export class ReplayDivergedError extends Error {
 
 export async function runBrowserApp(options: BrowserRunOptions): Promise<BrowserRun> {
   const live = await runOpenLoop(options);
-  let replay: ReplayRelay | null = null;
-  const session = await withRelay(
-    (dt) => (replay = new ReplayRelay(dt, live)),
-    () => createSession({ ...options.spec, app: relayAppPath() }),
-  );
+  const { session, relay } = await createRelayedSession(options.spec, (dt) => new ReplayRelay(dt, live));
   const result = await session.run();
-  const relay = replay as ReplayRelay | null;
-  if (!relay) throw new Error('the scoring session did not start the replay relay');
   if (relay.divergence) throw new ReplayDivergedError(relay.divergence);
   if (relay.matched !== live.inputs.length) throw new ReplayDivergedError({ tick: relay.matched + 1, field: 'tick' });
   return { result, inputs: live.inputs, outputs: live.outputs, errors: live.errors, actorFailures: [...(session.actors?.failures ?? [])] };
@@ -75,13 +67,7 @@ export async function runBrowserApp(options: BrowserRunOptions): Promise<Browser
 
 /** Pass 1: steps the session and the page concurrently, in growing batches. */
 async function runOpenLoop(options: BrowserRunOptions) {
-  let created: BrowserRelay | null = null;
-  const session = await withRelay(
-    (dt) => (created = new BrowserRelay(dt)),
-    () => createSession({ ...options.spec, app: relayAppPath() }),
-  );
-  const relay = created as BrowserRelay | null;
-  if (!relay) throw new Error('the session did not start the relay app');
+  const { session, relay } = await createRelayedSession(options.spec, (dt) => new BrowserRelay(dt));
   const maxBatch = Math.max(1, options.batch ?? DEFAULT_MAX_BATCH);
   const inputs: TickInput[] = [];
   const outputs: TickOutput[] = [];
