@@ -61,7 +61,7 @@ export async function runBrowserApp(options: BrowserRunOptions): Promise<Browser
   const { session, relay } = await createRelayedSession(options.spec, (dt) => new ReplayRelay(dt, live));
   const result = await session.run();
   if (relay.divergence) throw new ReplayDivergedError(relay.divergence);
-  if (relay.matched !== live.inputs.length) throw new ReplayDivergedError({ tick: relay.matched + 1, field: 'tick' });
+  if (relay.matched !== live.inputs.length) throw new ReplayDivergedError({ tick: relay.matched, field: 'tick' });
   return { result, inputs: live.inputs, outputs: live.outputs, errors: live.errors, actorFailures: [...(session.actors?.failures ?? [])] };
 }
 
