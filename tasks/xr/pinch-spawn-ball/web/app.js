@@ -11,13 +11,13 @@ const GRAVITY = 9.81;
 const HISTORY = 4;
 
 /**
- * @param {{ spawnAt?: 'pinch-point' | 'grip', walls?: 'live' | 'first-frame' }} options
+ * @param {{ spawnAt?: 'pinch-point' | 'grip', wallsFrom?: 'live' | 'first-frame' }} options
  *   spawnAt: where the ball goes. `grip` is the mistake of reusing controller code for hands: a hand's
  *   grip space sits at its palm, not between the pinching fingertips.
- *   walls: `first-frame` is the mistake of setting up the wall colliders once, from the planes detected on
- *   the session's first frame, as if the room were known from the start.
+ *   wallsFrom: `first-frame` is the mistake of setting up the wall colliders once, from the planes
+ *   detected on the session's first frame, as if the room were known from the start.
  */
-export async function startBallApp({ spawnAt = 'pinch-point', walls = 'live' } = {}) {
+export async function startBallApp({ spawnAt = 'pinch-point', wallsFrom = 'live' } = {}) {
   const renderer = new THREE.WebGLRenderer({ antialias: false });
   renderer.xr.enabled = true;
   document.body.appendChild(renderer.domElement);
@@ -125,7 +125,7 @@ export async function startBallApp({ spawnAt = 'pinch-point', walls = 'live' } =
   renderer.setAnimationLoop((time, frame) => {
     const dt = lastTime === null ? 0 : (time - lastTime) / 1000;
     lastTime = time;
-    if (walls === 'first-frame') startupWalls ??= detectedWalls(frame);
+    if (wallsFrom === 'first-frame') startupWalls ??= detectedWalls(frame);
     if (released) release();
     if (pinched) spawn(frame);
     released = null;
@@ -139,7 +139,7 @@ export async function startBallApp({ spawnAt = 'pinch-point', walls = 'live' } =
       previous.copy(ball.position);
       velocity.y -= GRAVITY * dt;
       ball.position.addScaledVector(velocity, dt);
-      const wall = wallReached(walls === 'first-frame' ? startupWalls : detectedWalls(frame), previous, ball.position);
+      const wall = wallReached(wallsFrom === 'first-frame' ? startupWalls : detectedWalls(frame), previous, ball.position);
       if (wall) {
         flying = false;
         scene.remove(ball);
