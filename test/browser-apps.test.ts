@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WarmChromium } from '../src/browser/chromium.js';
 import { SKIP_SYSTEM } from './helpers/browser.js';
-import { FAILURE_CATEGORIES, manifestProblems, matrixCells, runTaskPage, tasksWithBrowserApps } from './helpers/browser-apps.js';
+import { FAILURE_CATEGORY_IDS } from '../src/task/failure-categories.js';
+import { manifestProblems, matrixCells, runTaskPage, tasksWithBrowserApps } from './helpers/browser-apps.js';
 
 const tasks = tasksWithBrowserApps();
 /** A whole task's matrix: up to 14 page runs of 6 to 9 simulated seconds on a loaded machine. */
@@ -21,7 +22,7 @@ describe('the browser apps of the suite', () => {
     expect(tasks.map((t) => t.id)).toEqual(expect.arrayContaining(['xr/pinch-spawn-ball', 'xr/place-on-detected-plane', 'xr/depth-bounce', 'xr/poke-button']));
     for (const task of tasks) expect(manifestProblems(task), task.id).toEqual([]);
     const categories = new Set(tasks.flatMap((t) => Object.values(t.manifest.apps).map((a) => a.category)).filter(Boolean));
-    expect([...categories].sort()).toEqual([...FAILURE_CATEGORIES].sort());
+    expect([...categories].sort()).toEqual([...FAILURE_CATEGORY_IDS].sort());
   });
 
   it('are plain WebXR pages on three.js from npm, publishing what the in-process apps publish', async () => {

@@ -11,9 +11,8 @@ import { runBrowserApp, type BrowserRun } from '../../src/browser/scored-run.js'
 import { listTaskIds, loadTask, type Handedness } from '../../src/index.js';
 import type { SensingOptions } from '../../src/sensing/options.js';
 import { TASKS_DIR } from '../../src/paths.js';
+import { FAILURE_CATEGORY_IDS, type FailureCategory } from '../../src/task/failure-categories.js';
 
-/** Failure categories of adversarial apps (issue 13). */
-export const FAILURE_CATEGORIES = ['late-sensing', 'coordinate-frame', 'hand-asymmetry', 'boolean-touch', 'ergonomics'] as const;
 
 export interface BrowserAppEntry {
   /** The page, relative to `web/`. */
@@ -21,7 +20,7 @@ export interface BrowserAppEntry {
   description: string;
   /** Milestones the page fails (none for the reference). */
   expectFail?: string[];
-  category?: (typeof FAILURE_CATEGORIES)[number];
+  category?: FailureCategory;
   /** The page fails only with this dominant hand, and passes every milestone with the other. */
   failsWithHand?: Handedness;
 }
@@ -71,7 +70,7 @@ export function manifestProblems(task: TaskWithBrowserApps): string[] {
     }
     if (fails.length === 0) problems.push(`${where}: an adversarial app must name the milestones it fails`);
     for (const id of fails) if (!task.milestones.includes(id)) problems.push(`${where}: no milestone "${id}"`);
-    if (!FAILURE_CATEGORIES.includes(app.category!)) problems.push(`${where}: category must be one of ${FAILURE_CATEGORIES.join(', ')}`);
+    if (!FAILURE_CATEGORY_IDS.includes(app.category!)) problems.push(`${where}: category must be one of ${FAILURE_CATEGORY_IDS.join(', ')}`);
     if (app.failsWithHand !== undefined && app.failsWithHand !== 'left' && app.failsWithHand !== 'right') problems.push(`${where}: failsWithHand must be left or right`);
   }
   return problems;

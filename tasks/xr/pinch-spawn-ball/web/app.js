@@ -11,13 +11,15 @@ const GRAVITY = 9.81;
 const HISTORY = 4;
 
 /**
- * @param {{ spawnAt?: 'pinch-point' | 'grip', wallsFrom?: 'live' | 'first-frame' }} options
+ * @param {{ spawnAt?: 'pinch-point' | 'grip', wallsFrom?: 'live' | 'first-frame', releasedBy?: 'holder' | 'any' }} options
  *   spawnAt: where the ball goes. `grip` is the mistake of reusing controller code for hands: a hand's
  *   grip space sits at its palm, not between the pinching fingertips.
  *   wallsFrom: `first-frame` is the mistake of setting up the wall colliders once, from the planes
  *   detected on the session's first frame, as if the room were known from the start.
+ *   releasedBy: `any` is the mistake of letting go of the ball on any hand's `pinchend`, not only the
+ *   holding hand's: the other hand's brief pinch drops the ball.
  */
-export async function startBallApp({ spawnAt = 'pinch-point', wallsFrom = 'live' } = {}) {
+export async function startBallApp({ spawnAt = 'pinch-point', wallsFrom = 'live', releasedBy = 'holder' } = {}) {
   const renderer = new THREE.WebGLRenderer({ antialias: false });
   renderer.xr.enabled = true;
   document.body.appendChild(renderer.domElement);
@@ -61,7 +63,7 @@ export async function startBallApp({ spawnAt = 'pinch-point', wallsFrom = 'live'
       if (!held && !pinched) pinched = { hand, handedness: event.handedness };
     });
     hand.addEventListener('pinchend', () => {
-      if (held === hand) released = hand;
+      if (held && (held === hand || releasedBy === 'any')) released = hand;
     });
   }
 
