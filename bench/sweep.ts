@@ -9,19 +9,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Piscina } from 'piscina';
-import { createSessionPool, expandMatrix, runSession, runSweep } from '../src/index.js';
+import { createSessionPool, expandMatrix, runSession, runSweep, type SessionPool } from '../src/index.js';
 import { median, round } from './stats.js';
 
 const OPTIONS = { seeds: [1], keepStreams: 'none' as const };
 
 /** Wall seconds of a whole sweep, and of its first result, on `pool` (warm) or a new pool (cold). */
-export async function timeSweep(workers: number, pool?: Piscina): Promise<{ seconds: number; first: number; sessions: number }> {
+export async function timeSweep(workers: number, pool?: SessionPool): Promise<{ seconds: number; first: number; sessions: number }> {
   const out = mkdtempSync(join(tmpdir(), 'xrsim-bench-sweep-'));
   const start = performance.now();
   let first = 0;
   let sessions = 0;
-  const sweep = runSweep({ ...OPTIONS, out, workers, pool });
+  const sweep = runSweep({ ...OPTIONS, out, workers, executor: pool });
   for (let step = await sweep.next(); !step.done; step = await sweep.next()) {
     if (sessions++ === 0) first = (performance.now() - start) / 1000;
   }
@@ -64,7 +63,7 @@ export async function sweepBenchmark(progress: (line: string) => void) {
     two.push((await timeSweep(2, pools.two)).seconds);
     serial.push(await timeSerial());
   }
-  await Promise.all([pools.one.destroy(), pools.two.destroy()]);
+  await Promise.all([pools.one.close(), pools.two.close()]);
   progress('peak memory per worker …');
   const rss = peakRssPerWorker();
   const sessions = cold.sessions;

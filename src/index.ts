@@ -184,11 +184,16 @@ export { FrameHasher } from './frame/hash.js';
 
 // Sweeps
 /** Runs a suite over seeds, hands and scenes on a worker pool; results are appended to `results.jsonl`. */
-export { runSweep, createSessionPool, summarise, SESSION_WORKER, type RunSweepOptions, type SweepProgress, type SweepSummary, type TaskSummary } from './sweep/run.js';
-/** Expands sweep options into session specs in a deterministic order. */
-export { expandMatrix, matchTasks, parseSeeds, parseShard, type SweepOptions, type SweepEntry } from './sweep/matrix.js';
-/** Reading a sweep folder's results. */
-export { readResults } from './sweep/results.js';
+export { runSweep, type RunSweepOptions, type SweepProgress } from './sweep/run.js';
+/** Running summaries of a sweep (per task, per milestone), in memory that does not grow with its sessions. */
+export { summarise, SweepTally, type SweepSummary, type TaskSummary, type MilestoneSummary } from './sweep/summary.js';
+/** The coordinator's core: a lazy source, a bounded number in flight on an executor, results in completion order. */
+export { runBounded } from './sweep/bounded.js';
+/** Expands sweep options into session specs in a deterministic order, lazily. */
+export { expandMatrix, planMatrix, MatrixPlan, parseSeeds, parseShard, type SweepOptions, type SweepEntry, type SweepSpec, type SeedRange } from './sweep/matrix.js';
+export { matchTasks } from './sweep/task-globs.js';
+/** Reading a sweep folder's results (streaming, or as a list). */
+export { readResults, resultLines, type SweepResultLine } from './sweep/results.js';
 /** Comparing two sweeps: regressions, fixes, score changes, new errors. */
 export { compareSweeps, sessionIdentity, type SweepComparison, type ComparedSession, type ScoreChange } from './sweep/compare.js';
 /** Ranking candidates (one sweep each) with task-stratified bootstrap intervals and win probabilities. */
@@ -197,15 +202,28 @@ export { rankSweeps, type RankCandidate, type RankOptions, type Ranking, type Ca
 export { runFlaky, summariseFlaky, type FlakyOptions, type FlakyReport } from './sweep/flaky.js';
 /** Re-running a sweep folder's sessions to check their hashes. */
 export { verifySweep, type SweepVerifyReport, type HashMismatch } from './sweep/verify-sweep.js';
-/** Sessions in worker threads with a wall-clock limit. */
-export { runSessionIsolated, runOnPool, DEFAULT_TIME_LIMIT } from './session/isolated.js';
+/** Sessions in worker processes with a wall-clock limit: the pool, its protocol, and one-off isolated runs. */
+export { runSessionIsolated } from './session/isolated.js';
+export {
+  createSessionPool,
+  resolveWorkerCount,
+  SessionPool,
+  SESSION_WORKER,
+  DEFAULT_TIME_LIMIT,
+  MAX_WORKERS_PER_CORE,
+  type SessionPoolOptions,
+  type SessionExecutor,
+  type PooledRun,
+  type WorkerCount,
+} from './session/pool.js';
+export type { RunJob, WorkerReady, JobDone, PoolMessage, WorkerMessage, JobFailureKind } from './session/worker-protocol.js';
 /** Reports: JUnit XML, the self-contained HTML report, and traces of recorded sessions. */
 export { junitXml, sessionLabel } from './report/junit.js';
 export { htmlReport, type ReportInput, type FlakyRow } from './report/html.js';
 export { writeReports, type ReportOptions } from './report/write.js';
 export { traceStream, type ValidatorTrace } from './report/traces.js';
 /** The sweep output folder. */
-export { SweepFolder, type SweepManifest, type SweepResultLine } from './sweep/results.js';
+export { SweepFolder, type SweepManifest } from './sweep/folder.js';
 
 // Physics, randomness, errors, versions
 /** Initialises Rapier's WASM once per thread. */

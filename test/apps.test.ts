@@ -5,11 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Piscina } from 'piscina';
 import { describe, expect, it } from 'vitest';
 import { createSession, decodeEvents, loadTask, runSession, StreamReader, type SessionSpec } from '../src/index.js';
 import { readJsonPayload } from '../src/frame/json-record.js';
-import { runOnPool, runSessionIsolated, SESSION_WORKER } from '../src/session/isolated.js';
+import { runSessionIsolated } from '../src/session/isolated.js';
+import { createSessionPool } from '../src/session/pool.js';
 import { ROOT, tempDir, xrsim } from './helpers/cli.js';
 
 const fixture = (name: string) => join(ROOT, 'test/fixtures/apps', name);
@@ -50,16 +50,17 @@ describe('errors are classified', () => {
   });
 
   it('an app stuck in an infinite loop is errored (timeout), and the worker pool goes on', async () => {
-    const pool = new Piscina({ filename: SESSION_WORKER, minThreads: 1, maxThreads: 1 });
+    const pool = createSessionPool({ workers: 1 });
     try {
-      const stuck = await runOnPool(pool, { task: 'xr/poke-button', app: fixture('infinite-loop.mjs'), seed: 1 }, 3);
+      const stuck = (await pool.run({ task: 'xr/poke-button', app: fixture('infinite-loop.mjs'), seed: 1 }, { timeLimitSeconds: 3 })).result;
       expect(stuck.status).toBe('errored');
       expect(stuck.error?.kind).toBe('timeout');
       // The same pool runs the next session normally.
-      const next = await runOnPool(pool, { task: 'xr/poke-button', seed: 1 }, 60);
+      const next = (await pool.run({ task: 'xr/poke-button', seed: 1 }, { timeLimitSeconds: 60 })).result;
       expect(next.status).toBe('passed');
+      expect(pool.stats.timedOut).toBe(1);
     } finally {
-      await pool.destroy();
+      await pool.close();
     }
   });
 

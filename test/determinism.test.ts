@@ -3,7 +3,7 @@
  * processes and in worker threads; another seed gives another hash when initial conditions are randomised.
  */
 import { join } from 'node:path';
-import { Piscina } from 'piscina';
+import { createSessionPool } from '../src/session/pool.js';
 import { describe, expect, it } from 'vitest';
 import { createSession, runSession, type SessionSpec } from '../src/index.js';
 import { ROOT, xrsim } from './helpers/cli.js';
@@ -44,16 +44,16 @@ describe('session hash bit-identity', () => {
     expect(first.json.hash).toBe(inProcess.hash);
   });
 
-  it('a worker thread gives the same hash as this process', async () => {
+  it('a session worker process gives the same hash as this process', async () => {
     const specs: SessionSpec[] = TASKS.map((task, i) => ({ task, seed: 20 + i }));
     const expected = await Promise.all(specs.map((spec) => runSession(spec)));
-    const pool = new Piscina({ filename: join(ROOT, 'dist/workers/session-worker.js'), minThreads: 1, maxThreads: 1 });
+    const pool = createSessionPool({ workers: 1 });
     try {
-      const fromWorker = await Promise.all(specs.map((spec) => pool.run(spec)));
+      const fromWorker = (await Promise.all(specs.map((spec) => pool.run(spec)))).map((run) => run.result);
       expect(fromWorker.map((r) => r.hash)).toEqual(expected.map((r) => r.hash));
       expect(fromWorker.map((r) => r.status)).toEqual(expected.map((r) => r.status));
     } finally {
-      await pool.destroy();
+      await pool.close();
     }
   });
 });

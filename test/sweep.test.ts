@@ -25,7 +25,8 @@ describe('matrix', () => {
 
   it('matches task globs and parses seeds', () => {
     expect(expandMatrix({ tasks: ['physics/stack-*'], seeds: [4], hands: ['left'], scenes: ['office'] })).toHaveLength(1);
-    expect(parseSeeds('2..4')).toEqual([2, 3, 4]);
+    expect(parseSeeds('2..4')).toEqual({ from: 2, to: 4 });
+    expect(parseSeeds('1..1000000')).toEqual({ from: 1, to: 1000000 }); // a range is never listed
     expect(parseSeeds('9,1,9')).toEqual([9, 1]);
     expect(() => parseSeeds('5..1')).toThrow(/range is empty/);
     expect(() => expandMatrix({ tasks: ['nothing/*'] })).toThrow(/no task matches "nothing\/\*"/);

@@ -1,13 +1,58 @@
 /**
- * Worker entry point: runs one whole session per job (never single steps: dispatch costs 35–100 µs).
- * Rapier is initialised once per worker thread, on the first job, and the thread stays warm.
- * Used with piscina (`filename` = this file's compiled path) or any worker that imports the default export.
+ * Session worker process: runs one whole session per job, for a pool (`src/session/pool.ts`) that forks it
+ * with the options in `WORKER_EXEC_ARGV`. Rapier is initialised once, before the first job, and the process
+ * stays warm. Each session gets fresh instances of its app's and actors' modules; after each one the
+ * process is checked (`ProcessHygiene`) and, if the session changed it, the worker retires.
+ * The protocol is in `src/session/worker-protocol.ts`.
  */
+import { Worker } from 'node:worker_threads';
+import { freshModuleCount } from '../src/app/fresh-modules.js';
+import { initPhysics } from '../src/physics/world.js';
+import { ProcessHygiene } from '../src/session/hygiene.js';
 import { runSession } from '../src/session/run.js';
-import type { SessionResult } from '../src/session/result.js';
-import type { SessionSpec } from '../src/session/spec.js';
+import { WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type WorkerMessage } from '../src/session/worker-protocol.js';
 
-/** Runs `spec` to a result; problems become `errored` results, never exceptions. */
-export default async function runSessionJob(spec: SessionSpec): Promise<SessionResult> {
-  return runSession(spec);
+const send = (message: WorkerMessage) => process.send!(message);
+
+if (!process.send) {
+  process.stderr.write('session-worker: start me with child_process.fork (I take jobs over IPC)\n');
+  process.exit(2);
+}
+// A worker lives as long as its pool: when the pool's process goes away, so does the worker.
+process.on('disconnect', () => process.exit(0));
+watchForOrphaning();
+await initPhysics();
+let retiring = false;
+process.on('message', (message: PoolMessage) => {
+  if (message?.type === 'run' && !retiring) void runJob(message.id, message.spec);
+});
+// Captured last: everything above is how a fresh worker looks.
+const hygiene = ProcessHygiene.capture();
+send({ type: 'ready' });
+
+async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
+  hygiene.beginSession();
+  const modulesBefore = freshModuleCount();
+  const start = performance.now(); // harness time, outside the session
+  const result = await runSession(spec);
+  const seconds = (performance.now() - start) / 1000;
+  let retire = await hygiene.endSession(freshModuleCount() !== modulesBefore);
+  const rssMb = process.memoryUsage.rss() / 2 ** 20;
+  if (!retire && rssMb > WORKER_RSS_LIMIT_MB) retire = `the worker's resident memory reached ${rssMb.toFixed(0)} MiB`;
+  const done: JobDone = { type: 'done', id, result, seconds, retire };
+  if (retire) retiring = true;
+  send(done);
+}
+
+/**
+ * A killed pool (SIGKILL) cannot stop its workers, and a worker stuck in an app's endless loop never reads
+ * the closed channel. A small watchdog thread notices the parent is gone and ends the process.
+ */
+function watchForOrphaning(): void {
+  const watchdog = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     setInterval(() => { if (process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL'); }, 1000);`,
+    { eval: true, workerData: { parent: process.ppid }, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 } },
+  );
+  watchdog.unref();
 }

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { XrsimInputError } from '../errors.js';
 import type { ActorScript } from '../actors/api.js';
 import type { TaskSpec } from '../task/types.js';
 import type { AppModule } from './types.js';
+import { sharedImporter, type ModuleImporter } from './fresh-modules.js';
 
 /** A module: where it is and the SHA-256 of its source. */
 export interface ModuleRef {
@@ -79,9 +79,12 @@ function moduleRef(path: string, file: string, jsonPath: string): ModuleRef {
   return { path, sha256: hash.digest('hex') };
 }
 
-/** Imports an app module and checks its shape. */
-export async function importApp(ref: ModuleRef): Promise<AppModule> {
-  const module = (await import(pathToFileURL(ref.path).href)) as Record<string, unknown> & { default?: unknown };
+/**
+ * Imports an app module and checks its shape. Sessions pass their own importer, so each gets fresh module
+ * instances where the process allows it (see `fresh-modules.ts`).
+ */
+export async function importApp(ref: ModuleRef, importModule: ModuleImporter = sharedImporter): Promise<AppModule> {
+  const module = (await importModule(ref.path)) as Record<string, unknown> & { default?: unknown };
   const candidate = (typeof module.frame === 'function' ? module : module.default) as Partial<AppModule> | undefined;
   if (!candidate || typeof candidate.frame !== 'function') {
     throw new XrsimInputError(`${ref.path} is not an app: it must export frame(frame, ctx) (and optionally setup(ctx))`, { file: ref.path, expected: 'export function frame(frame, ctx) { ... }' });
@@ -90,8 +93,8 @@ export async function importApp(ref: ModuleRef): Promise<AppModule> {
 }
 
 /** Imports an actor script (the module's default export, a generator function). */
-export async function importActors(ref: ModuleRef): Promise<ActorScript> {
-  const module = (await import(pathToFileURL(ref.path).href)) as { default?: unknown };
+export async function importActors(ref: ModuleRef, importModule: ModuleImporter = sharedImporter): Promise<ActorScript> {
+  const module = (await importModule(ref.path)) as { default?: unknown };
   if (typeof module.default !== 'function') {
     throw new XrsimInputError(`${ref.path} is not an actor script: its default export must be a generator function`, { file: ref.path, expected: 'export default function* (a) { yield a.wait(1); ... }' });
   }

@@ -3,8 +3,9 @@
  * `frame(frame, ctx)` (named exports, or a default object with both). The frame mirrors WebXR's names
  * and shapes; `ctx` is the app's handle on the simulated world.
  *
- * Module-level variables are shared by every session the module runs in within one process (a worker
- * runs many sessions); keep per-session state in `ctx.state`.
+ * Each session run in a session worker (sweeps, `xrsim run`, `runSessionIsolated`) gets fresh instances of
+ * the app's own modules, so module-level variables start anew. In-process sessions share them unless Node
+ * runs with `--experimental-vm-modules`; keep per-session state in `ctx.state` to be safe everywhere.
  */
 import type { Vec3 } from '../geometry/types.js';
 import type { Anchor } from '../sensing/anchors.js';

@@ -23,6 +23,8 @@ export interface FrameView {
   readonly depthImage: Uint16Array | null;
 }
 
+/** The f32 quiet NaN JavaScript itself uses (positive, zero payload). */
+const CANONICAL_NAN_BITS = 0x7fc00000;
 const wordScratch = new Uint32Array(1);
 const floatScratch = new Float32Array(wordScratch.buffer);
 
@@ -127,8 +129,15 @@ export class Frame implements FrameView {
     this.events[this.eventWords++] = value >>> 0;
   }
 
-  /** Appends a number as f32 bits to the open record. */
+  /**
+   * Appends a number as f32 bits to the open record. NaN is written as one canonical pattern: the sign and
+   * payload of a computed NaN depend on which JIT tier ran the code, and must not reach a frame's hash.
+   */
   float(value: number): void {
+    if (value !== value) {
+      this.word(CANONICAL_NAN_BITS);
+      return;
+    }
     floatScratch[0] = value;
     this.word(wordScratch[0]);
   }

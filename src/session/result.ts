@@ -9,9 +9,12 @@ import type { Handedness } from './spec.js';
 /** `errored` means the harness could not complete the run; it is never a verdict on the app or the physics. */
 export type SessionStatus = 'passed' | 'failed' | 'errored';
 
-/** Why a session errored. */
+/**
+ * Why a session errored: bad input; a crash (an exception in the harness, or its worker died); a timeout
+ * (past its wall-clock limit); or nondeterminism (run twice, it gave two different results).
+ */
 export interface SessionError {
-  kind: 'bad-input' | 'crash' | 'timeout';
+  kind: 'bad-input' | 'crash' | 'timeout' | 'nondeterministic';
   message: string;
   file?: string;
   jsonPath?: string;

@@ -25,6 +25,7 @@ import type { Sensing } from '../sensing/sensing.js';
 import type { Environment } from '../sensing/environment.js';
 import { AppHost } from '../app/host.js';
 import { importActors, importApp } from '../app/programs.js';
+import { sessionModuleImporter } from '../app/fresh-modules.js';
 import type { AppModule } from '../app/types.js';
 import type { ActorContext } from '../actors/action.js';
 import { ActorRunner } from '../actors/runner.js';
@@ -147,8 +148,10 @@ export class Session {
   static async create(model: SimModel, options: SessionOptions): Promise<Session> {
     const rapier = await initPhysics();
     const programs = model.sources.programs;
-    const app = programs?.app ? await importApp(programs.app) : null;
-    const actors = programs?.actors ? await importActors(programs.actors) : null;
+    // One module graph per session: its app and actor script get fresh instances where the process allows.
+    const importModule = sessionModuleImporter();
+    const app = programs?.app ? await importApp(programs.app, importModule) : null;
+    const actors = programs?.actors ? await importActors(programs.actors, importModule) : null;
     const session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors }, options.perturbationSeed);
     if (session.app?.awaiting) await session.app.settle(session.state.frame);
     session.commitFrame();

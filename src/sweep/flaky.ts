@@ -7,13 +7,13 @@
  * A candidate (one session of the matrix) flips on a milestone when its runs disagree on it; the flip rate
  * is the share of candidates that flip, in the GenXR-Bench sense.
  */
-import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import { XrsimInputError } from '../errors.js';
 import { loadTask } from '../task/load.js';
 import type { FlakyRow } from '../report/html.js';
 import type { SessionResult } from '../session/result.js';
-import { runOnPool, SESSION_WORKER } from '../session/isolated.js';
+import { checkTimeLimit, createSessionPool, resolveWorkerCount, type SessionExecutor } from '../session/pool.js';
+import type { SessionSpec } from '../session/spec.js';
+import { runBounded } from './bounded.js';
 import { sessionIdentity } from './compare.js';
 import { expandMatrix, type SweepOptions } from './matrix.js';
 
@@ -23,7 +23,10 @@ export interface FlakyOptions extends SweepOptions {
   runs?: number;
   /** Perturbation mode (default: repeat mode). */
   perturb?: boolean;
+  /** Worker processes of the study's own pool (default: one per core). */
   workers?: number;
+  /** Runs the sessions instead of a pool of its own (see `runSweep`). */
+  executor?: SessionExecutor;
   timeLimitSeconds?: number;
   onProgress?(done: number, total: number): void;
 }
@@ -47,31 +50,34 @@ export interface FlakyReport {
 /** Runs a flakiness study. */
 export async function runFlaky(options: FlakyOptions = {}): Promise<FlakyReport> {
   const runs = options.runs ?? 3;
-  if (!Number.isInteger(runs) || runs < 2) throw new XrsimInputError(`--runs must be an integer of at least 2, got ${runs}`, { expected: 'an integer ≥ 2' });
-  const workers = options.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1) throw new XrsimInputError(`--workers must be a positive integer, got ${workers}`);
+  if (!Number.isInteger(runs) || runs < 2) throw new XrsimInputError(`runs must be an integer of at least 2, got ${runs}`, { expected: 'an integer ≥ 2' });
+  const workers = options.executor ? undefined : resolveWorkerCount(options.workers).workers;
+  const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
   const entries = expandMatrix(options);
-  const pool = new Piscina({ filename: SESSION_WORKER, minThreads: Math.min(workers, entries.length), maxThreads: workers });
+  const jobs = function* (): Generator<{ candidate: number; run: number; spec: SessionSpec }> {
+    for (let candidate = 0; candidate < entries.length; candidate++) {
+      const entry = entries[candidate];
+      const perturbation = options.perturb ? (loadTask(entry.spec.task).spec.user?.perturbation ?? true) : undefined;
+      for (let run = 0; run < runs; run++) {
+        const spec = options.perturb ? { ...entry.spec, user: { perturbation }, perturbationSeed: run + 1 } : entry.spec;
+        yield { candidate, run, spec };
+      }
+    }
+  };
+  // A pool of its own unless the caller brings an executor (then the caller closes it).
+  const ownPool = options.executor ? null : createSessionPool({ workers, timeLimitSeconds });
+  const executor = options.executor ?? ownPool!;
+  const results: SessionResult[][] = entries.map(() => new Array<SessionResult>(runs));
   let done = 0;
-  const total = entries.length * runs;
   try {
-    const results = await Promise.all(
-      entries.map((entry) =>
-        Promise.all(
-          Array.from({ length: runs }, (_, r) => {
-            const task = loadTask(entry.spec.task).spec;
-            const spec = options.perturb ? { ...entry.spec, user: { perturbation: task.user?.perturbation ?? true }, perturbationSeed: r + 1 } : entry.spec;
-            return runOnPool(pool, spec, options.timeLimitSeconds).then((result) => {
-              options.onProgress?.(++done, total);
-              return result;
-            });
-          }),
-        ),
-      ),
-    );
+    const execute = async (job: { candidate: number; run: number; spec: SessionSpec }) => ({ job, result: (await executor.run(job.spec, { timeLimitSeconds })).result });
+    for await (const { job, result } of runBounded(jobs(), executor.concurrency * 2, execute)) {
+      results[job.candidate][job.run] = result;
+      options.onProgress?.(++done, entries.length * runs);
+    }
     return summariseFlaky(results, options.perturb ? 'perturbation' : 'repeat');
   } finally {
-    await pool.destroy();
+    await ownPool?.close();
   }
 }
 

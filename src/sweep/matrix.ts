@@ -1,19 +1,28 @@
 /**
- * Expanding a sweep's options into session specs, in a deterministic order.
+ * A sweep's matrix: tasks × apps × scenes × seeds × hands, in that nesting order, then the shard. The plan
+ * holds only the lists; sessions are generated one at a time, so `--seeds 1..1000000` costs no memory up
+ * front.
  */
+import { createHash } from 'node:crypto';
 import { XrsimInputError } from '../errors.js';
 import { contentHash } from '../model/canonical.js';
-import { resolve } from 'node:path';
-import { listSceneIds, looksLikePath } from '../scene/load.js';
+import { listSceneIds } from '../scene/load.js';
 import type { Handedness, SessionSpec } from '../session/spec.js';
-import { listTaskIds, loadTask } from '../task/load.js';
+import { loadTask } from '../task/load.js';
+import { matchTasks } from './task-globs.js';
+
+/** Seeds `from..to`, inclusive, without listing them. */
+export interface SeedRange {
+  from: number;
+  to: number;
+}
 
 /** What a sweep runs. Every field has an embedded default. */
 export interface SweepOptions {
-  /** Task ids or globs (`physics/*`). Default: the whole suite. */
+  /** Task ids, globs (`physics/*`, `xr/{palm-menu,poke-button}`, `!xr/late*`) or task files. Default: the whole suite. */
   tasks?: string[];
-  /** Seeds. Default: 1, 2, 3. */
-  seeds?: number[];
+  /** Seeds, as a list or a range. Default: 1, 2, 3. */
+  seeds?: number[] | SeedRange;
   /** Dominant hands. Default: both. */
   hands?: Handedness[];
   /** `default` (each task's own scene list), `all` (every library scene) or scene ids. Default: `default`. */
@@ -27,19 +36,89 @@ export interface SweepOptions {
   shard?: { index: number; count: number };
 }
 
+/** The spec of one session of a sweep. */
+export type SweepSpec = SessionSpec & { task: string; app?: string; scene: string; dominantHand: Handedness };
+
 /** One session of a sweep and its stable key (the spec's content hash). */
 export interface SweepEntry {
   key: string;
-  spec: SessionSpec & { task: string; app?: string; scene: string; dominantHand: Handedness };
+  spec: SweepSpec;
 }
 
-/**
- * The expanded matrix: tasks × apps × scenes × seeds × hands, in that nesting order; then the shard, if
- * any. Any `count` shards together hold every session exactly once.
- */
-export function expandMatrix(options: SweepOptions = {}): SweepEntry[] {
+/** One task's share of the matrix. */
+interface TaskPlan {
+  /** What a spec names: a suite id, or a task file's path. */
+  task: string;
+  /** The task's own id (results carry it). */
+  id: string;
+  apps: (string | null)[];
+  scenes: string[];
+}
+
+/** The matrix, as lists: its size is known and its sessions are generated on demand. */
+export class MatrixPlan {
+  /** Sessions in the matrix (after the shard). */
+  readonly size: number;
+  private readonly unsharded: number;
+
+  constructor(
+    private readonly tasks: readonly TaskPlan[],
+    private readonly seeds: SeedRange | readonly number[],
+    private readonly hands: readonly Handedness[],
+    private readonly shard: { index: number; count: number } | undefined,
+  ) {
+    const perTask = seedCount(seeds) * hands.length;
+    this.unsharded = tasks.reduce((sum, t) => sum + t.apps.length * t.scenes.length * perTask, 0);
+    this.size = shard ? Math.max(0, Math.ceil((this.unsharded - (shard.index - 1)) / shard.count)) : this.unsharded;
+  }
+
+  /** The tasks' ids, in matrix order. */
+  get taskIds(): string[] {
+    return this.tasks.map((t) => t.id);
+  }
+
+  /** The sessions, in matrix order, one at a time. */
+  *entries(): Generator<SweepEntry> {
+    const count = seedCount(this.seeds);
+    const shard = this.shard;
+    let position = 0;
+    for (const { task, apps, scenes } of this.tasks) {
+      for (const app of apps) {
+        for (const scene of scenes) {
+          for (let s = 0; s < count; s++) {
+            const seed = seedAt(this.seeds, s);
+            for (const dominantHand of this.hands) {
+              const mine = !shard || position % shard.count === shard.index - 1;
+              position++;
+              if (!mine) continue;
+              const spec: SweepSpec = { task, ...(app ? { app } : {}), scene, seed, dominantHand };
+              yield { key: contentHash(spec).slice(0, 16), spec };
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** The content hash of the matrix's keys in order (as `contentHash(keys)`), computed in one streaming pass. */
+  hash(): string {
+    const hash = createHash('sha256').update('[');
+    let first = true;
+    for (const { key } of this.entries()) {
+      hash.update(first ? `"${key}"` : `,"${key}"`);
+      first = false;
+    }
+    return hash.update(']').digest('hex');
+  }
+}
+
+/** Resolves the options into a plan. Bad input (unknown tasks, scenes or apps) throws before anything runs. */
+export function planMatrix(options: SweepOptions = {}): MatrixPlan {
   const tasks = matchTasks(options.tasks);
   const seeds = options.seeds ?? [1, 2, 3];
+  checkSeeds(seeds);
+  // A seed listed twice would be the same session twice.
+  const uniqueSeeds = Array.isArray(seeds) ? [...new Set(seeds as number[])] : seeds;
   const hands = options.hands ?? ['right', 'left'];
   const library = listSceneIds();
   if (Array.isArray(options.scenes)) {
@@ -50,26 +129,38 @@ export function expandMatrix(options: SweepOptions = {}): SweepEntry[] {
     }
   }
   const appChoice = options.apps ?? 'reference';
-  const entries: SweepEntry[] = [];
+  const plans: TaskPlan[] = [];
   for (const task of tasks) {
     const spec = loadTask(task).spec;
     const scenes = options.scenes === 'all' ? library : Array.isArray(options.scenes) ? options.scenes : (spec.scenes ?? [spec.scene]);
-    const appNames = !spec.apps ? (appChoice === 'reference' || appChoice === 'all' ? [null] : []) : appChoice === 'all' ? Object.keys(spec.apps) : spec.apps[appChoice] ? [appChoice] : [];
-    for (const app of appNames) {
-      for (const scene of scenes) {
-        for (const seed of seeds) {
-          for (const dominantHand of hands) {
-            const session = { task, ...(app ? { app } : {}), scene, seed, dominantHand };
-            entries.push({ key: contentHash(session).slice(0, 16), spec: session });
-          }
-        }
-      }
-    }
+    const apps = !spec.apps ? (appChoice === 'reference' || appChoice === 'all' ? [null] : []) : appChoice === 'all' ? Object.keys(spec.apps) : spec.apps[appChoice] ? [appChoice] : [];
+    if (apps.length > 0) plans.push({ task, id: spec.id, apps, scenes });
   }
-  if (entries.length === 0) throw new XrsimInputError(`no task has an app named "${appChoice}"`, { expected: '--apps reference, all, or the name of an app some task has (see xrsim list tasks)' });
-  if (!options.shard) return entries;
-  const { index, count } = options.shard;
-  return entries.filter((_, i) => i % count === index - 1);
+  if (plans.length === 0) throw new XrsimInputError(`no task has an app named "${appChoice}"`, { expected: '--apps reference, all, or the name of an app some task has (see xrsim list tasks)' });
+  return new MatrixPlan(plans, uniqueSeeds, [...new Set(hands)], options.shard);
+}
+
+/** The whole matrix as a list (for small matrices: studies and benchmarks). */
+export function expandMatrix(options: SweepOptions = {}): SweepEntry[] {
+  return [...planMatrix(options).entries()];
+}
+
+function seedCount(seeds: SeedRange | readonly number[]): number {
+  return Array.isArray(seeds) ? seeds.length : (seeds as SeedRange).to - (seeds as SeedRange).from + 1;
+}
+
+function seedAt(seeds: SeedRange | readonly number[], i: number): number {
+  return Array.isArray(seeds) ? seeds[i] : (seeds as SeedRange).from + i;
+}
+
+function checkSeeds(seeds: SeedRange | readonly number[]): void {
+  const ok = (s: unknown) => typeof s === 'number' && Number.isSafeInteger(s) && s >= 0;
+  if (Array.isArray(seeds)) {
+    if (seeds.length === 0 || !seeds.every(ok)) throw new XrsimInputError(`seeds must be non-negative integers, got ${JSON.stringify(seeds.slice(0, 5))}`, { expected: 'a non-empty list of integers' });
+    return;
+  }
+  const { from, to } = seeds as SeedRange;
+  if (!ok(from) || !ok(to) || from > to) throw new XrsimInputError(`a seed range must run from one non-negative integer to a larger one, got ${from}..${to}`, { expected: 'A..B with A ≤ B' });
 }
 
 /** Parses `--shard K/N` (1 ≤ K ≤ N). */
@@ -80,37 +171,14 @@ export function parseShard(text: string): { index: number; count: number } {
   return { index, count };
 }
 
-/**
- * Suite task ids matching the globs, in sorted order, then task files given by path (`./my-task.json`), in
- * the order given. Every glob must match something.
- */
-export function matchTasks(globs: string[] | undefined): string[] {
-  const known = listTaskIds();
-  if (!globs || globs.length === 0) return known;
-  const matched = new Set<string>();
-  const files: string[] = [];
-  for (const glob of globs) {
-    if (looksLikePath(glob)) {
-      loadTask(glob); // bad input names the file now, before anything runs
-      files.push(resolve(glob));
-      continue;
-    }
-    const pattern = new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
-    const hits = known.filter((id) => pattern.test(id));
-    if (hits.length === 0) throw new XrsimInputError(`no task matches "${glob}". Known tasks: ${known.join(', ')}`, { expected: 'a task id or glob such as physics/*' });
-    hits.forEach((id) => matched.add(id));
-  }
-  return [...known.filter((id) => matched.has(id)), ...files];
-}
-
-/** Parses `1..N`, `A..B` or a comma list into seeds. */
-export function parseSeeds(text: string): number[] {
+/** Parses `1..N`, `A..B` (a range, never listed) or a comma list into seeds. */
+export function parseSeeds(text: string): number[] | SeedRange {
   const range = /^(\d+)\.\.(\d+)$/.exec(text);
   if (range) {
     const [from, to] = [Number(range[1]), Number(range[2])];
+    if (!Number.isSafeInteger(to)) throw new XrsimInputError(`--seeds ${text}: seeds must be below 2^53`, { expected: 'A..B of safe integers' });
     if (from > to) throw new XrsimInputError(`--seeds ${text}: the range is empty (${from} > ${to})`, { expected: 'A..B with A ≤ B, such as 1..3' });
-    if (to - from >= 100000) throw new XrsimInputError(`--seeds ${text}: more than 100000 seeds`, { expected: 'a smaller range' });
-    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    return { from, to };
   }
   const list = text.split(',');
   if (list.every((s) => /^\d+$/.test(s) && Number.isSafeInteger(Number(s)))) return [...new Set(list.map(Number))];

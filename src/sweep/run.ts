@@ -1,32 +1,41 @@
 /**
- * Running a sweep on a warm worker pool: one Rapier initialisation per worker, one whole session per job.
+ * Running a sweep: a lazy source of session specs (the matrix, less what the folder already holds) → a
+ * bounded number in flight on an executor (the local worker pool, or any {@link SessionExecutor}) → a sink
+ * (`results.jsonl`, running summaries, progress). Memory stays flat whatever the number of sessions.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Piscina } from 'piscina';
 import { XrsimInputError } from '../errors.js';
-import { contentHash } from '../model/canonical.js';
-import type { SessionResult } from '../session/result.js';
-import { expandMatrix, type SweepOptions } from './matrix.js';
-import { SweepFolder, type SweepResultLine } from './results.js';
-import { runOnPool, SESSION_WORKER } from '../session/isolated.js';
+import { checkTimeLimit, createSessionPool, resolveWorkerCount, type SessionExecutor, type SessionPool } from '../session/pool.js';
+import { runBounded } from './bounded.js';
+import { SweepFolder } from './folder.js';
+import { planMatrix, type SweepEntry, type SweepOptions } from './matrix.js';
+import { prepareOutDir } from './out-dir.js';
+import { runKeepingStreams, type KeepStreams } from './record-kept.js';
+import type { SweepResultLine } from './results.js';
+import { SweepTally, type SweepSummary } from './summary.js';
 
 /** Options of {@link runSweep}. */
 export interface RunSweepOptions extends SweepOptions {
-  /** Output folder for `sweep.json` and `results.jsonl`. */
+  /** Output folder for `sweep.json`, `results.jsonl` and `streams/`. */
   out: string;
-  /** Worker threads. Default: one per core. */
+  /** Worker processes of the sweep's own pool. Default: one per core (capped at 4 per core). */
   workers?: number;
   /** Wall-clock limit per session, seconds (default 300): a session past it is `errored` (timeout). */
   timeLimitSeconds?: number;
   /**
-   * A pool of session workers to run on (from {@link createSessionPool}), kept warm across sweeps by a
-   * harness that runs several; `workers` is then ignored. Default: a new pool for this sweep.
+   * What runs the sessions. Default: a new pool of `workers` processes, closed when the sweep ends. Pass a
+   * pool from {@link createSessionPool} to keep it warm across sweeps (you close it), or another executor
+   * (a distributed queue); `workers` is then ignored.
    */
-  pool?: Piscina;
-  /** Which sessions' frame streams to keep in `out/streams/<key>.xrs` (default `failed`: failed and errored). */
-  keepStreams?: 'failed' | 'all' | 'none';
+  executor?: SessionExecutor;
+  /**
+   * Which sessions' frame streams to keep in `out/streams/<key>.xrs`: `failed` (default: failed and
+   * errored), `all` or `none`. With `failed`, sessions run unrecorded and only those that fail are run
+   * again with recording (their hash checked against the first run), so passing sessions cost nothing.
+   */
+  keepStreams?: KeepStreams;
+  /** Sessions in flight per unit of the executor's concurrency (default 2: the next job waits in each worker's queue). */
+  inFlightPerWorker?: number;
   /** Called after each session with counts so far. */
   onProgress?(progress: SweepProgress): void;
 }
@@ -42,121 +51,59 @@ export interface SweepProgress {
   last: SweepResultLine;
 }
 
-/** Per-task summary. */
-export interface TaskSummary {
-  task: string;
-  sessions: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  passRate: number;
-  meanScore: number;
-}
-
-/** What a finished sweep reports. */
-export interface SweepSummary {
-  out: string;
-  sessions: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  tasks: TaskSummary[];
-}
-
-export { SESSION_WORKER } from '../session/isolated.js';
+export type { SweepSummary, TaskSummary, MilestoneSummary } from './summary.js';
 
 /**
  * Runs every session of the matrix not already in `out`, yielding results as they finish (in completion
- * order), and returns the summary over the whole matrix.
+ * order), and returns the summary over the whole matrix. Bad input (options, an unwritable or busy folder,
+ * a damaged results file) throws {@link XrsimInputError} before any session runs.
  */
 export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepResultLine, SweepSummary> {
-  const workers = options.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1) throw new XrsimInputError(`--workers must be a positive integer, got ${workers}`);
-  const entries = expandMatrix(options);
-  const folder = new SweepFolder(options.out, {
-    format: 'xrsim-sweep',
-    version: 1,
-    matrixHash: contentHash(entries.map((e) => e.key)),
-    sessions: entries.length,
-    options: { tasks: options.tasks ?? null, apps: options.apps ?? null, seeds: options.seeds ?? null, hands: options.hands ?? null, scenes: options.scenes ?? null, shard: options.shard ?? null },
-  });
-  const results = new Map<string, SweepResultLine>();
-  for (const entry of entries) {
-    const previous = folder.existing.get(entry.key);
-    if (previous) results.set(entry.key, previous);
-  }
-  const resumed = results.size;
-  const pending = entries.filter((e) => !results.has(e.key));
-  const pool = options.pool ?? createSessionPool(workers);
-  const counts = { failed: 0, errored: 0 };
-  for (const r of results.values()) count(r, counts);
   const keep = options.keepStreams ?? 'failed';
-  if (keep !== 'none') mkdirSync(join(options.out, 'streams'), { recursive: true });
+  if (!['failed', 'all', 'none'].includes(keep)) throw new XrsimInputError(`keepStreams must be failed, all or none, got ${JSON.stringify(keep)}`, { expected: 'failed, all or none' });
+  const workers = options.executor ? undefined : resolveWorkerCount(options.workers).workers;
+  const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
+  const perWorker = options.inFlightPerWorker ?? 2;
+  if (!(Number.isInteger(perWorker) && perWorker >= 1)) throw new XrsimInputError(`inFlightPerWorker must be a positive integer, got ${perWorker}`);
+  const plan = planMatrix(options);
+  const tally = new SweepTally(plan.taskIds);
+  const folder = SweepFolder.open(
+    options.out,
+    {
+      format: 'xrsim-sweep',
+      version: 1,
+      matrixHash: plan.hash(),
+      sessions: plan.size,
+      options: { tasks: options.tasks ?? null, apps: options.apps ?? null, seeds: options.seeds ?? null, hands: options.hands ?? null, scenes: options.scenes ?? null, shard: options.shard ?? null },
+    },
+    (line) => tally.add(line),
+  );
+  const resumed = folder.done.size;
+  let ownPool: SessionPool | null = null;
   try {
-    const finished: Promise<SweepResultLine>[] = pending.map((entry) => {
-      const path = join(options.out, 'streams', `${entry.key}.xrs`);
-      const spec = keep === 'none' ? entry.spec : { ...entry.spec, record: { path } };
-      return runOnPool(pool, spec, options.timeLimitSeconds).then((result: SessionResult) => {
-        // Keep failures' streams (the evidence) and drop the rest, unless asked to keep all.
-        if (keep === 'failed' && result.status === 'passed') {
-          rmSync(path, { force: true });
-          result.stream = null;
-        } else if (keep !== 'none' && existsSync(path)) {
-          result.stream = path;
-        }
-        return { key: entry.key, ...result };
-      });
-    });
-    // Yield in completion order.
-    const racing = new Map(finished.map((p, i) => [i, p.then((line) => ({ i, line }))]));
-    while (racing.size > 0) {
-      const { i, line } = await Promise.race(racing.values());
-      racing.delete(i);
+    const streams = join(options.out, 'streams');
+    if (keep !== 'none') prepareOutDir(streams);
+    // A pool of its own unless the caller brings an executor (then the caller closes it).
+    if (!options.executor) ownPool = createSessionPool({ workers, timeLimitSeconds });
+    const run = options.executor ?? ownPool!;
+    const pending = pendingEntries(plan.entries(), folder);
+    const execute = (entry: SweepEntry) => runKeepingStreams(run, entry, { keep, streamPath: join(streams, `${entry.key}.xrs`), timeLimitSeconds });
+    for await (const line of runBounded(pending, run.concurrency * perWorker, execute)) {
       folder.append(line);
-      results.set(line.key, line);
-      count(line, counts);
-      options.onProgress?.({ done: results.size, total: entries.length, ...counts, resumed, last: line });
+      tally.add(line);
+      options.onProgress?.({ done: folder.done.size, total: plan.size, failed: tally.failed, errored: tally.errored, resumed, last: line });
       yield line;
     }
   } finally {
     folder.close();
-    if (!options.pool) await pool.destroy();
+    await ownPool?.close();
   }
-  return summarise(options.out, entries.map((e) => results.get(e.key)!));
+  return tally.summary(options.out);
 }
 
-function count(result: SessionResult, counts: { failed: number; errored: number }): void {
-  if (result.status === 'failed') counts.failed++;
-  if (result.status === 'errored') counts.errored++;
-}
-
-/** Per-task and overall counts, in matrix order. */
-export function summarise(out: string, results: SessionResult[]): SweepSummary {
-  const byTask = new Map<string, SessionResult[]>();
-  for (const r of results) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
-  const tasks = [...byTask].map(([task, rs]) => {
-    const passed = rs.filter((r) => r.status === 'passed').length;
-    return {
-      task,
-      sessions: rs.length,
-      passed,
-      failed: rs.filter((r) => r.status === 'failed').length,
-      errored: rs.filter((r) => r.status === 'errored').length,
-      passRate: passed / rs.length,
-      meanScore: rs.reduce((s, r) => s + r.score, 0) / rs.length,
-    };
-  });
-  return {
-    out,
-    sessions: results.length,
-    passed: tasks.reduce((s, t) => s + t.passed, 0),
-    failed: tasks.reduce((s, t) => s + t.failed, 0),
-    errored: tasks.reduce((s, t) => s + t.errored, 0),
-    tasks,
-  };
-}
-
-/** A warm pool of `workers` session workers: one Rapier initialisation each, whole sessions per job. */
-export function createSessionPool(workers: number): Piscina {
-  return new Piscina({ filename: SESSION_WORKER, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+/** The matrix's sessions whose results are not in the folder yet, pulled one at a time. */
+function* pendingEntries(entries: Iterator<SweepEntry>, folder: SweepFolder): Generator<SweepEntry> {
+  for (let next = entries.next(); !next.done; next = entries.next()) {
+    if (!folder.done.has(next.value.key)) yield next.value;
+  }
 }

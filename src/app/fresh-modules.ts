@@ -1,0 +1,172 @@
+/**
+ * Fresh module instances per session. A session's programs (its app, its actor script and every file of
+ * their own they import) are instantiated anew for each session, so module-level state in one session
+ * cannot reach the next one run in the same process. Packages imported by name (`xrsim`, `three`) and
+ * Node's built-ins are loaded once per process and shared, as any import of them is.
+ *
+ * This uses `vm.SourceTextModule` in the current realm, which needs Node's `--experimental-vm-modules`
+ * (session workers always run with it). Without it, programs are imported with `import()` and module
+ * instances are shared by the sessions of a process.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+
+/** Imports a program module by absolute path and returns its namespace. */
+export type ModuleImporter = (path: string) => Promise<Record<string, unknown>>;
+
+/** The process-wide `import()`: one shared instance per module. */
+export const sharedImporter: ModuleImporter = (path) => import(pathToFileURL(path).href) as Promise<Record<string, unknown>>;
+
+// The experimental API's types are not in @types/node's stable surface for every version: name what we use.
+interface VmModule {
+  readonly namespace: Record<string, unknown>;
+  readonly status: string;
+  link(linker: (specifier: string, referrer: VmModule, extra: { attributes?: Record<string, string>; assert?: Record<string, string> }) => Promise<VmModule>): Promise<void>;
+  evaluate(): Promise<void>;
+}
+interface SourceTextModule extends VmModule {
+  createCachedData(): Buffer;
+}
+interface VmModuleApi {
+  SourceTextModule?: new (source: string, options: Record<string, unknown>) => SourceTextModule;
+  SyntheticModule: new (exports: string[], evaluate: (this: { setExport(name: string, value: unknown): void }) => void, options: { identifier: string }) => VmModule;
+}
+const api = vm as unknown as VmModuleApi;
+
+/** True when this process can give sessions fresh module instances. */
+export const freshModulesAvailable = typeof api.SourceTextModule === 'function';
+
+/** Source text and V8 code cache per file, reused while the file's size and mtime stay the same. */
+const sources = new Map<string, { stamp: string; source: string; cachedData?: Buffer }>();
+/** Package `type` per folder (for `.js` files). */
+const packageTypes = new Map<string, 'module' | 'commonjs'>();
+let instantiated = 0;
+
+/** How many program modules have been instantiated fresh in this process (workers check hygiene after sessions that ran any). */
+export function freshModuleCount(): number {
+  return instantiated;
+}
+
+/** The importer for one session: fresh instances when available, else the shared `import()`. */
+export function sessionModuleImporter(): ModuleImporter {
+  return freshModulesAvailable ? freshImporter() : sharedImporter;
+}
+
+/** A module graph of its own: every file module imported through it is instantiated once, for this importer only. */
+function freshImporter(): ModuleImporter {
+  const modules = new Map<string, Promise<VmModule>>();
+
+  const moduleFor = (url: string, attributes: Record<string, string> | undefined): Promise<VmModule> => {
+    let module = modules.get(url);
+    if (!module) {
+      module = createModule(url, attributes);
+      modules.set(url, module);
+    }
+    return module;
+  };
+
+  const createModule = async (url: string, attributes: Record<string, string> | undefined): Promise<VmModule> => {
+    if (!url.startsWith('file:') || !isEsmFile(fileURLToPath(url), attributes)) return sharedModule(url, attributes);
+    const path = fileURLToPath(url);
+    const entry = readSource(path);
+    const module = new api.SourceTextModule!(entry.source, {
+      identifier: url,
+      cachedData: entry.cachedData,
+      initializeImportMeta(meta: Record<string, unknown>) {
+        meta.url = url;
+        meta.filename = path;
+        meta.dirname = dirname(path);
+        meta.resolve = (specifier: string) => resolveSpecifier(specifier, url);
+      },
+      importModuleDynamically: async (specifier: string, referrer: { identifier: string }, attrs: Record<string, string>) => {
+        const imported = await moduleFor(resolveSpecifier(specifier, referrer.identifier), attrs);
+        await linkAndEvaluate(imported);
+        return imported;
+      },
+    });
+    entry.cachedData ??= module.createCachedData();
+    instantiated++;
+    return module;
+  };
+
+  const linkAndEvaluate = async (module: VmModule): Promise<void> => {
+    if (module.status === 'unlinked') {
+      await module.link((specifier, referrer, extra) => moduleFor(resolveSpecifier(specifier, (referrer as unknown as { identifier: string }).identifier), extra.attributes ?? extra.assert));
+    }
+    if (module.status === 'linked') await module.evaluate();
+  };
+
+  return async (path) => {
+    const module = await moduleFor(pathToFileURL(path).href, undefined);
+    await linkAndEvaluate(module);
+    return module.namespace;
+  };
+}
+
+/** A module shared with the whole process (packages, built-ins, CommonJS, JSON), wrapped for linking. */
+async function sharedModule(url: string, attributes: Record<string, string> | undefined): Promise<VmModule> {
+  const namespace = (await (attributes?.type === 'json' ? import(url, { with: { type: 'json' } }) : import(url))) as Record<string, unknown>;
+  const names = Object.keys(namespace);
+  return new api.SyntheticModule(
+    names,
+    function () {
+      for (const name of names) this.setExport(name, namespace[name]);
+    },
+    { identifier: url },
+  );
+}
+
+/** Resolves an import specifier against the importing module's URL, as Node's ESM resolver does. */
+function resolveSpecifier(specifier: string, parentUrl: string): string {
+  if (isBuiltin(specifier)) return specifier.startsWith('node:') ? specifier : `node:${specifier}`;
+  if (/^(\.{0,2}\/|file:)/.test(specifier)) {
+    const url = new URL(specifier, parentUrl).href;
+    const path = fileURLToPath(url);
+    try {
+      statSync(path);
+    } catch {
+      throw Object.assign(new Error(`Cannot find module '${path}' imported from ${fileURLToPath(parentUrl)}`), { code: 'ERR_MODULE_NOT_FOUND' });
+    }
+    return url;
+  }
+  // A package by name: resolved from the importing file's folder.
+  const withParent = import.meta.resolve as unknown as (specifier: string, parent: string) => string;
+  if (process.execArgv.includes('--experimental-import-meta-resolve')) return withParent(specifier, parentUrl);
+  return pathToFileURL(createRequire(fileURLToPath(parentUrl)).resolve(specifier)).href;
+}
+
+/** `.mjs`, or `.js` in a package whose type is `module`; JSON and CommonJS go through the shared loader. */
+function isEsmFile(path: string, attributes: Record<string, string> | undefined): boolean {
+  if (attributes?.type === 'json') return false;
+  const ext = extname(path);
+  if (ext === '.mjs') return true;
+  if (ext !== '.js') return false;
+  return packageType(dirname(path)) === 'module';
+}
+
+function packageType(folder: string): 'module' | 'commonjs' {
+  const known = packageTypes.get(folder);
+  if (known) return known;
+  let type: 'module' | 'commonjs';
+  try {
+    type = (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { type?: string }).type === 'module' ? 'module' : 'commonjs';
+  } catch {
+    const parent = dirname(folder);
+    type = parent === folder ? 'commonjs' : packageType(parent);
+  }
+  packageTypes.set(folder, type);
+  return type;
+}
+
+function readSource(path: string): { source: string; cachedData?: Buffer } {
+  const stat = statSync(path);
+  const stamp = `${stat.size}:${stat.mtimeMs}`;
+  const cached = sources.get(path);
+  if (cached && cached.stamp === stamp) return cached;
+  const entry = { stamp, source: readFileSync(path, 'utf8') };
+  sources.set(path, entry);
+  return entry;
+}

@@ -1,0 +1,70 @@
+/**
+ * The session worker protocol: what a pool sends a worker process and what it gets back. A worker runs one
+ * whole session per job (never single steps: a round trip costs more than a tick). Messages travel over
+ * Node's IPC channel with the structured-clone serialiser, so results keep NaN and infinities exactly.
+ *
+ *   pool → worker   RunJob            one session to run
+ *   worker → pool   WorkerReady       sent once, after Rapier is initialised and the process captured
+ *                   JobDone           the session's result, how long it ran, and whether the worker retires
+ *
+ * A job that gets no JobDone ends as an `errored` result of one of the kinds in {@link JobFailureKind}.
+ */
+import type { SessionResult } from './result.js';
+import type { SessionSpec } from './spec.js';
+
+/** One session to run. `id` is unique within a pool. */
+export interface RunJob {
+  type: 'run';
+  id: number;
+  spec: SessionSpec;
+}
+
+/** The worker is initialised and takes jobs. */
+export interface WorkerReady {
+  type: 'ready';
+}
+
+/** A finished job. */
+export interface JobDone {
+  type: 'done';
+  id: number;
+  /** The session's result; the session's own problems (bad input, an exception) are `errored` results, never a missing reply. */
+  result: SessionResult;
+  /** Wall seconds the session took in the worker (harness time: never part of a result's identity). */
+  seconds: number;
+  /**
+   * Set when the session left the process changed (a global or built-in prototype replaced, a timer or
+   * socket it could not clear, a listener added, the working directory moved) or the worker grew past its
+   * memory limit: the worker exits and the pool starts a fresh one, so the next session starts clean.
+   */
+  retire: string | null;
+}
+
+/** Messages a pool sends. */
+export type PoolMessage = RunJob;
+/** Messages a worker sends. */
+export type WorkerMessage = WorkerReady | JobDone;
+
+/**
+ * Why a job ended without a reply from its worker:
+ * - `timeout`: it ran past its wall-clock limit; its worker was killed.
+ * - `crash`: its worker process died (an app calling `process.exit`, running out of memory, a native fault),
+ *   or no worker could be started.
+ */
+export type JobFailureKind = 'timeout' | 'crash';
+
+/**
+ * Node options every session worker runs with: fresh module instances per session need vm modules, and
+ * resolving packages from an app's own folder needs import.meta.resolve's parent argument.
+ */
+export const WORKER_EXEC_ARGV: readonly string[] = ['--experimental-vm-modules', '--experimental-import-meta-resolve', '--disable-warning=ExperimentalWarning'];
+
+/** A worker retires after a session that leaves its resident memory above this many MiB. */
+export const WORKER_RSS_LIMIT_MB = 3072;
+
+/** True for a message a worker may send (the IPC channel carries whatever a process writes to it). */
+export function isWorkerMessage(value: unknown): value is WorkerMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const type = (value as { type?: unknown }).type;
+  return type === 'ready' || (type === 'done' && typeof (value as { id?: unknown }).id === 'number');
+}

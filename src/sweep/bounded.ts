@@ -1,0 +1,62 @@
+/**
+ * The coordinator's core: take work from a lazy source, keep at most `capacity` items in flight on an
+ * executor, and hand results on in completion order. Memory is bounded by `capacity`, whatever the number
+ * of items: the source is pulled only when a slot frees, and nothing races over all pending promises.
+ */
+
+/**
+ * Runs `execute` over the items of `source` with at most `capacity` in flight, yielding outputs as they
+ * finish. A rejection from `execute` stops the run and is thrown (work already in flight is abandoned).
+ */
+export async function* runBounded<T, R>(source: Iterator<T>, capacity: number, execute: (item: T) => Promise<R>): AsyncGenerator<R> {
+  if (!(Number.isInteger(capacity) && capacity >= 1)) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+  const finished: R[] = [];
+  let finishedHead = 0;
+  let inFlight = 0;
+  let exhausted = false;
+  const state: { failure: { error: unknown } | null } = { failure: null };
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const fill = () => {
+    while (!exhausted && !state.failure && inFlight < capacity) {
+      const next = source.next();
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      inFlight++;
+      execute(next.value).then(
+        (output) => {
+          inFlight--;
+          finished.push(output);
+          signal();
+        },
+        (error: unknown) => {
+          inFlight--;
+          state.failure ??= { error };
+          signal();
+        },
+      );
+    }
+  };
+  fill();
+  while (inFlight > 0 || finishedHead < finished.length) {
+    if (state.failure) throw state.failure.error;
+    if (finishedHead === finished.length) {
+      await new Promise<void>((resolve) => (wake = resolve));
+      continue;
+    }
+    const output = finished[finishedHead++];
+    if (finishedHead === finished.length) {
+      finished.length = 0;
+      finishedHead = 0;
+    }
+    fill(); // keep the executor busy while the consumer handles this one
+    yield output;
+  }
+  if (state.failure) throw state.failure.error;
+}
