@@ -44,7 +44,7 @@ describe.skipIf(SKIP_SYSTEM)('the HTML report in Chromium (system test)', () => 
     const matrix = await page.locator('table').first().innerText();
     expect(matrix).toMatch(/xr\/poke-button · counts-frames\s+0\/1\s+0\/1/);
     expect(matrix).toMatch(/xr\/palm-menu · reference\s+1\/1\s+1\/1/);
-    expect(await page.locator('h2').allInnerTexts()).toEqual(['Pass matrix (sessions passed over seeds)', 'Milestone metrics against their thresholds', 'Failed and errored sessions']);
+    expect(await page.locator('h2').allInnerTexts()).toEqual(['Pass matrix (sessions passed over seeds)', 'Milestones', 'Milestone metrics against their thresholds', 'First failed and errored sessions', 'Slowest sessions']);
     // A histogram per milestone, and for each failed session its failed milestones over time.
     expect(await page.locator('svg .bar').count()).toBeGreaterThan(50);
     expect(await page.locator('svg path.series').count()).toBeGreaterThanOrEqual(8);

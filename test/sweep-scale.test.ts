@@ -163,8 +163,8 @@ describe('streams and reports', () => {
     expect(failed.length).toBe(3);
     expect(readdirSync(join(out, 'streams')).sort()).toEqual(failed.map((l) => `${l.key}.xrs`).sort());
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="[^"]*" tests="16" failures="6" errors="0">/);
-    expect(xml).toMatch(/<testcase classname="xr\/poke-button" name="counts-frames · office · seed 1 · right hand › counts-every-press"><failure type="milestone" message="counts-every-press: metric \d+, needed exactly 5">/);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="[^"]*" tests="16" failures="6" errors="0" time="\d+\.\d{3}">/);
+    expect(xml).toMatch(/<testcase classname="xr\/poke-button" name="counts-frames · office · seed 1 · right hand › counts-every-press" time="\d+\.\d{3}"><failure type="milestone" message="counts-every-press: metric \d+, needed exactly 5">/);
     expect((xml.match(/<testcase /g) ?? []).length).toBe(16);
   });
 });

@@ -3,6 +3,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { XrsimInputError } from '../errors.js';
+import { resolveWorkerCount } from '../session/pool.js';
 import { isSeed } from '../session/spec.js';
 
 /** Options in `node:util` parseArgs form. */
@@ -85,4 +86,14 @@ export function parseNumberArg(name: string, text: string | undefined, integer: 
 /** Prints one JSON object as the last line of output. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/**
+ * Parses `--workers N` (default: one per core). More than the machine allows (4 per core) is capped, with a
+ * note on stderr naming the command.
+ */
+export function parseWorkersArg(command: string, text: string | undefined): number {
+  const count = resolveWorkerCount(parseNumberArg('workers', text, true));
+  if (count.capped) process.stderr.write(`xrsim ${command}: --workers ${count.requested} is more than this machine's ${count.max} (4 per core); using ${count.max}\n`);
+  return count.workers;
 }

@@ -1,9 +1,12 @@
 /**
  * The HTML report of a sweep: one self-contained file (inline CSS and SVG, no script, nothing fetched)
- * with the task × hand × scene pass matrix, each milestone's metric histogram against its threshold, the
- * decisive quantities of failed sessions over time, and the flaky table when there is one.
+ * that aggregates instead of listing every session, so a sweep of a million sessions gives a page a
+ * browser opens at once: the task × scene × hand pass matrix, each milestone's pass rate and metric
+ * histogram against its threshold, errors by kind, the slowest sessions, the first and the worst failures
+ * in full (with their decisive quantities over time, when their streams were kept), and the flaky table.
  */
 import type { SessionResult } from '../session/result.js';
+import { aggregateResults, type ResultSource, type SweepAggregate } from './aggregate.js';
 import { sessionLabel } from './junit.js';
 import { rankingSection, type Ranking } from './rank-section.js';
 import { histogramSvg, lineSvg } from './svg.js';
@@ -23,16 +26,21 @@ export interface FlakyRow {
 /** What the report shows. */
 export interface ReportInput {
   title: string;
-  results: readonly SessionResult[];
-  /** Traces of failed sessions, by the result's position in `results`. */
-  traces?: Map<number, ValidatorTrace[]>;
+  /** The results (a list, or a source read in streaming passes; see `aggregate.ts`). */
+  results: readonly SessionResult[] | ResultSource;
+  /** Traces of failed sessions shown in full, by {@link traceKey}. */
+  traces?: Map<string, ValidatorTrace[]>;
   flaky?: FlakyRow[];
   /** Candidates ranked with confidence (`xrsim rank`): a section of its own (report/rank-section.ts). */
   ranking?: Ranking;
 }
 
+/** How traces are looked up for a session. */
+export const traceKey = (r: SessionResult) => `${r.task}\u0000${r.app ?? ''}\u0000${r.scene}\u0000${r.seed}\u0000${r.hand}`;
+
 const formatMetric = (m: number | null) => (m === null ? 'never' : String(Number(m.toPrecision(4))));
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(part === whole || part === 0 ? 0 : 1)}%`);
 
 const STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; }
@@ -47,75 +55,78 @@ svg .threshold { stroke: #d32f2f; stroke-dasharray: 4 3; } svg .mark { stroke: #
 
 /** The report as one HTML document. */
 export function htmlReport(input: ReportInput): string {
-  const { results } = input;
-  const passed = results.filter((r) => r.status === 'passed').length;
-  const failed = results.filter((r) => r.status === 'failed').length;
-  const errored = results.filter((r) => r.status === 'errored').length;
+  const source: ResultSource = typeof input.results === 'function' ? input.results : () => input.results as readonly SessionResult[];
+  return htmlFromAggregate(input.title, aggregateResults(source), input.traces ?? new Map(), input.flaky, input.ranking);
+}
+
+/** The report from already aggregated results. */
+export function htmlFromAggregate(title: string, agg: SweepAggregate, traces: Map<string, ValidatorTrace[]>, flaky?: FlakyRow[], ranking?: Ranking): string {
   // A ranking report (`xrsim rank --html`) may carry no sessions of its own: then it is the ranking alone.
-  const sweep = results.length > 0 || !input.ranking;
+  const sweep = agg.sessions > 0 || !ranking;
   const parts = [
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(input.title)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${escape(input.title)}</h1>`,
-    sweep ? `<p>${results.length} sessions: <strong>${passed} passed</strong>, ${failed} failed, ${errored} errored.</p>` : '',
-    input.ranking ? rankingSection(input.ranking) : '',
-    sweep ? matrix(results) : '',
-    input.flaky ? flakyTable(input.flaky) : '',
-    sweep ? histograms(results) : '',
-    sweep ? failures(results, input.traces ?? new Map()) : '',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${escape(title)}</h1>`,
+    sweep ? `<p>${agg.sessions} sessions: <strong>${agg.passed} passed</strong>, ${agg.failed} failed, ${agg.errored} errored${agg.seconds > 0 ? `; ${agg.seconds.toFixed(1)} s of session time` : ''}.</p>` : '',
+    ranking ? rankingSection(ranking) : '',
+    sweep ? matrix(agg) : '',
+    flaky ? flakyTable(flaky) : '',
+    sweep ? milestoneTable(agg) : '',
+    sweep ? histograms(agg) : '',
+    sweep ? errors(agg) : '',
+    sweep ? failures('First failed and errored sessions', agg.firstFailures, agg.failed + agg.errored, traces) : '',
+    sweep && worstNotListed(agg).length ? failures('Lowest-scoring failed sessions', worstNotListed(agg), agg.failed, traces) : '',
+    sweep ? slowest(agg) : '',
     '</body></html>',
   ];
   return parts.join('\n');
 }
 
 /** Rows: task and app; columns: scene × hand; cells: sessions passed over seeds. */
-function matrix(results: readonly SessionResult[]): string {
-  const rows = [...new Set(results.map((r) => `${r.task}\u0000${r.app ?? ''}`))].sort();
-  const cols = [...new Set(results.map((r) => `${r.scene}\u0000${r.hand}`))].sort();
-  const cell = (row: string, col: string) => {
-    const [task, app] = row.split('\u0000');
-    const [scene, hand] = col.split('\u0000');
-    const here = results.filter((r) => r.task === task && (r.app ?? '') === app && r.scene === scene && r.hand === hand);
-    if (here.length === 0) return '<td></td>';
-    const ok = here.filter((r) => r.status === 'passed').length;
-    const err = here.filter((r) => r.status === 'errored').length;
-    const cls = err === here.length ? 'err' : ok === here.length ? 'pass' : ok === 0 ? 'fail' : 'part';
-    return `<td class="${cls}" title="${ok} passed, ${here.length - ok - err} failed, ${err} errored">${ok}/${here.length}${err ? ` (${err} err)` : ''}</td>`;
+function matrix(agg: SweepAggregate): string {
+  const cell = (row: string, column: string) => {
+    const c = agg.cells.get(row)?.get(column);
+    if (!c) return '<td></td>';
+    const n = c.passed + c.failed + c.errored;
+    const cls = c.errored === n ? 'err' : c.passed === n ? 'pass' : c.passed === 0 ? 'fail' : 'part';
+    return `<td class="${cls}" title="${c.passed} passed, ${c.failed} failed, ${c.errored} errored">${c.passed}/${n}${c.errored ? ` (${c.errored} err)` : ''}</td>`;
   };
-  const head = cols.map((c) => `<th>${escape(c.split('\u0000').join(' · '))}</th>`).join('');
-  const body = rows.map((row) => `<tr><td class="name">${escape(row.split('\u0000').filter(Boolean).join(' · '))}</td>${cols.map((c) => cell(row, c)).join('')}</tr>`).join('\n');
+  const head = agg.columns.map((c) => `<th>${escape(c)}</th>`).join('');
+  const body = agg.rows.map((row) => `<tr><td class="name">${escape(row)}</td>${agg.columns.map((c) => cell(row, c)).join('')}</tr>`).join('\n');
   return `<h2>Pass matrix (sessions passed over seeds)</h2><table><tr><th>task · app</th>${head}</tr>\n${body}</table>`;
 }
 
+function milestoneTable(agg: SweepAggregate): string {
+  if (agg.milestones.length === 0) return '';
+  const rows = agg.milestones.map((m) => `<tr><td class="name">${escape(m.task)}</td><td class="name">${escape(m.milestone)}</td><td>${m.passed}/${m.sessions}</td><td>${percent(m.passed, m.sessions)}</td><td>${m.never}</td></tr>`);
+  return `<h2>Milestones</h2><table><tr><th>task</th><th>milestone</th><th>passed</th><th>pass rate</th><th>never measured</th></tr>\n${rows.join('\n')}</table>`;
+}
+
 /** One histogram per task and milestone, over the sessions that measured it. */
-function histograms(results: readonly SessionResult[]): string {
-  const byMilestone = new Map<string, { values: number[]; never: number; threshold: number; comparison: string }>();
-  for (const r of results) {
-    for (const m of r.milestones) {
-      const key = `${r.task} › ${m.id}`;
-      const entry = byMilestone.get(key) ?? { values: [], never: 0, threshold: m.threshold, comparison: m.comparison };
-      if (m.metric === null) entry.never++;
-      else entry.values.push(m.metric);
-      byMilestone.set(key, entry);
-    }
-  }
-  const figures = [...byMilestone].map(([key, e]) => {
-    const note = `${e.values.length} sessions${e.never ? `, ${e.never} never measured` : ''}; passes when ${e.comparison} ${e.threshold} (dashed line)`;
-    return `<figure>${histogramSvg(e.values, e.threshold, key)}<figcaption><strong>${escape(key)}</strong><br>${escape(note)}</figcaption></figure>`;
+function histograms(agg: SweepAggregate): string {
+  const figures = agg.milestones.map((m) => {
+    const key = `${m.task} › ${m.milestone}`;
+    const measured = m.sessions - m.never;
+    const note = `${measured} sessions${m.never ? `, ${m.never} never measured` : ''}; passes when ${m.comparison} ${m.threshold} (dashed line)`;
+    return `<figure>${histogramSvg(m.histogram, m.threshold, key)}<figcaption><strong>${escape(key)}</strong><br>${escape(note)}</figcaption></figure>`;
   });
   return `<h2>Milestone metrics against their thresholds</h2><div class="charts">${figures.join('\n')}</div>`;
 }
 
-/** Failed sessions, each with its failed milestones' quantities over time (when a stream was kept). */
-function failures(results: readonly SessionResult[], traces: Map<number, ValidatorTrace[]>): string {
-  const failedIndices = results.map((r, i) => (r.status === 'passed' ? -1 : i)).filter((i) => i >= 0);
-  if (failedIndices.length === 0) return '<h2>Failed sessions</h2><p>None.</p>';
-  const sections = failedIndices.slice(0, 40).map((i) => {
-    const r = results[i];
+function errors(agg: SweepAggregate): string {
+  if (agg.errored === 0) return '';
+  const rows = [...agg.erroredByKind].sort(([a], [b]) => (a < b ? -1 : 1)).map(([kind, n]) => `<tr><td class="name">${escape(kind)}</td><td>${n}</td></tr>`);
+  return `<h2>Errored sessions by kind</h2><table><tr><th>kind</th><th>sessions</th></tr>\n${rows.join('\n')}</table>`;
+}
+
+/** Failed sessions in full, each with its failed milestones' quantities over time (when a stream was kept). */
+function failures(heading: string, shown: readonly SessionResult[], total: number, traces: Map<string, ValidatorTrace[]>): string {
+  if (total === 0) return `<h2>${escape(heading)}</h2><p>None.</p>`;
+  const sections = shown.map((r) => {
     const head = `<h3>${escape(r.task)} — ${escape(sessionLabel(r))}: ${r.status}</h3>`;
     if (r.status === 'errored') return `${head}<p>${escape(r.error?.kind ?? '')}: ${escape(r.error?.message ?? '')}</p>`;
     const failedMilestones = r.milestones.filter((m) => !m.passed);
-    const list = `<p>${failedMilestones.map((m) => `<strong>${escape(m.id)}</strong> metric ${formatMetric(m.metric)} (needed ${m.comparison} ${m.threshold})`).join('; ')}</p>`;
-    const charts = (traces.get(i) ?? [])
+    const list = `<p>score ${r.score.toFixed(2)}; ${failedMilestones.map((m) => `<strong>${escape(m.id)}</strong> metric ${formatMetric(m.metric)} (needed ${m.comparison} ${m.threshold})`).join('; ')}</p>`;
+    const charts = (traces.get(traceKey(r)) ?? [])
       .flatMap((t) =>
         t.milestones
           .filter((tm) => failedMilestones.some((m) => m.id === tm.id))
@@ -128,8 +139,20 @@ function failures(results: readonly SessionResult[], traces: Map<number, Validat
       .join('\n');
     return `${head}${list}${charts ? `<div class="charts">${charts}</div>` : '<p>(No stream was kept for this session: run the sweep with --keep-streams failed to plot it.)</p>'}`;
   });
-  const more = failedIndices.length > 40 ? `<p>… and ${failedIndices.length - 40} more.</p>` : '';
-  return `<h2>Failed and errored sessions</h2>${sections.join('\n')}${more}`;
+  const more = total > shown.length ? `<p>${shown.length} of ${total} shown.</p>` : '';
+  return `<h2>${escape(heading)}</h2>${more}${sections.join('\n')}`;
+}
+
+/** The worst failures that the first-failures section does not already show. */
+function worstNotListed(agg: SweepAggregate): SessionResult[] {
+  const listed = new Set(agg.firstFailures.map(traceKey));
+  return agg.worstFailures.filter((r) => !listed.has(traceKey(r)));
+}
+
+function slowest(agg: SweepAggregate): string {
+  if (agg.slowest.length === 0) return '';
+  const rows = agg.slowest.map((r) => `<tr><td class="name">${escape(r.task)} — ${escape(sessionLabel(r))}</td><td>${(r.seconds ?? 0).toFixed(2)} s</td><td>${r.status}</td></tr>`);
+  return `<h2>Slowest sessions</h2><table><tr><th>session</th><th>wall time</th><th>status</th></tr>\n${rows.join('\n')}</table>`;
 }
 
 /** The flaky table. */

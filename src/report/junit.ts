@@ -1,40 +1,135 @@
 /**
  * JUnit XML for CI systems: one test suite per task, one test case per session and milestone. A failed
  * milestone is a <failure> (with its metric, threshold and evidence ticks); an errored session is one
- * <error> test case, since it has no verdict.
+ * <error> test case, since it has no verdict. Written in one streaming pass in bounded memory: each task's
+ * test cases are spooled to a temporary file, then the suites are joined under their counts.
+ *
+ * `time` is in seconds: a session's wall time is shared equally among its test cases, so a suite's time is
+ * the sum of its sessions'. Text is escaped for XML 1.0, including the control characters it cannot carry
+ * at all (an app's error message may hold `\x1b`), which are written as visible `\x1b` escapes.
  */
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SessionResult } from '../session/result.js';
-
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import type { ResultSource } from './aggregate.js';
 
 /** A session's name in reports: `app · scene · seed N · hand`. */
 export function sessionLabel(r: SessionResult): string {
   return `${r.app ? `${r.app} · ` : ''}${r.scene} · seed ${r.seed} · ${r.hand} hand`;
 }
 
-/** The JUnit XML document of a sweep's results. */
-export function junitXml(results: readonly SessionResult[], name = 'xrsim sweep'): string {
-  const byTask = new Map<string, SessionResult[]>();
-  for (const r of results) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
-  const cases = (r: SessionResult): { xml: string; failures: number; errors: number; tests: number } => {
-    const label = escape(sessionLabel(r));
-    if (r.status === 'errored') {
-      return { xml: `    <testcase classname="${escape(r.task)}" name="${label}"><error type="${escape(r.error?.kind ?? 'errored')}" message="${escape(r.error?.message ?? '')}"/></testcase>`, failures: 0, errors: 1, tests: 1 };
+/** Text safe in XML 1.0 content and attributes: markup escaped, forbidden characters as `\xHH` / `\uHHHH`. */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    })
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
+}
+
+const seconds = (s: number) => s.toFixed(3);
+
+/** A session's test cases, with their counts. */
+function sessionCases(r: SessionResult & { seconds?: number }): { xml: string; tests: number; failures: number; errors: number } {
+  const label = xmlEscape(sessionLabel(r));
+  const task = xmlEscape(r.task);
+  if (r.status === 'errored') {
+    const error = `<error type="${xmlEscape(r.error?.kind ?? 'errored')}" message="${xmlEscape(r.error?.message ?? '')}"/>`;
+    return { xml: `    <testcase classname="${task}" name="${label}" time="${seconds(r.seconds ?? 0)}">${error}</testcase>\n`, tests: 1, failures: 0, errors: 1 };
+  }
+  const time = seconds((r.seconds ?? 0) / Math.max(1, r.milestones.length));
+  let xml = '';
+  let failures = 0;
+  for (const m of r.milestones) {
+    const body = m.passed
+      ? ''
+      : `<failure type="milestone" message="${xmlEscape(`${m.id}: metric ${m.metric ?? 'never'}, needed ${m.comparison} ${m.threshold}`)}">${xmlEscape(`evidence ticks: ${m.ticks.join(', ') || 'none'}; score ${m.score}`)}</failure>`;
+    if (!m.passed) failures++;
+    xml += `    <testcase classname="${task}" name="${label} › ${xmlEscape(m.id)}" time="${time}">${body}</testcase>\n`;
+  }
+  return { xml, tests: r.milestones.length, failures, errors: 0 };
+}
+
+interface SuiteSpool {
+  task: string;
+  file: string;
+  buffered: string;
+  tests: number;
+  failures: number;
+  errors: number;
+  seconds: number;
+}
+
+/** Spooled text per suite is written out past this many characters. */
+const SPOOL_FLUSH = 1 << 18;
+
+/** Writes the JUnit XML of `source`'s results to `path` in bounded memory. Suites are in task order. */
+export function writeJunit(path: string, source: ResultSource, name = 'xrsim sweep'): void {
+  const spoolDir = mkdtempSync(join(tmpdir(), 'xrsim-junit-'));
+  try {
+    const suites = new Map<string, SuiteSpool>();
+    for (const r of source()) {
+      let suite = suites.get(r.task);
+      if (!suite) suites.set(r.task, (suite = { task: r.task, file: join(spoolDir, `${suites.size}.xml`), buffered: '', tests: 0, failures: 0, errors: 0, seconds: 0 }));
+      const cases = sessionCases(r);
+      suite.buffered += cases.xml;
+      suite.tests += cases.tests;
+      suite.failures += cases.failures;
+      suite.errors += cases.errors;
+      suite.seconds += r.seconds ?? 0;
+      if (suite.buffered.length > SPOOL_FLUSH) flush(suite);
     }
-    const lines = r.milestones.map((m) => {
-      const body = m.passed
-        ? ''
-        : `<failure type="milestone" message="${escape(`${m.id}: metric ${m.metric ?? 'never'}, needed ${m.comparison} ${m.threshold}`)}">${escape(`evidence ticks: ${m.ticks.join(', ') || 'none'}; score ${m.score}`)}</failure>`;
-      return `    <testcase classname="${escape(r.task)}" name="${label} › ${escape(m.id)}">${body}</testcase>`;
-    });
-    return { xml: lines.join('\n'), failures: r.milestones.filter((m) => !m.passed).length, errors: 0, tests: r.milestones.length };
-  };
-  let total = { tests: 0, failures: 0, errors: 0 };
-  const suites = [...byTask].map(([task, rs]) => {
-    const parts = rs.map(cases);
-    const counts = parts.reduce((a, p) => ({ tests: a.tests + p.tests, failures: a.failures + p.failures, errors: a.errors + p.errors }), { tests: 0, failures: 0, errors: 0 });
-    total = { tests: total.tests + counts.tests, failures: total.failures + counts.failures, errors: total.errors + counts.errors };
-    return `  <testsuite name="${escape(task)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}">\n${parts.map((p) => p.xml).join('\n')}\n  </testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${escape(name)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}">\n${suites.join('\n')}\n</testsuites>\n`;
+    const ordered = [...suites.values()].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
+    const total = ordered.reduce((t, s) => ({ tests: t.tests + s.tests, failures: t.failures + s.failures, errors: t.errors + s.errors, seconds: t.seconds + s.seconds }), { tests: 0, failures: 0, errors: 0, seconds: 0 });
+    const out = openSync(path, 'w');
+    try {
+      writeSync(out, `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlEscape(name)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" time="${seconds(total.seconds)}">\n`);
+      for (const suite of ordered) {
+        flush(suite);
+        writeSync(out, `  <testsuite name="${xmlEscape(suite.task)}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" time="${seconds(suite.seconds)}">\n`);
+        copyInto(out, suite.file);
+        writeSync(out, '  </testsuite>\n');
+      }
+      writeSync(out, '</testsuites>\n');
+    } finally {
+      closeSync(out);
+    }
+  } finally {
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
+}
+
+/** The JUnit XML document of a list of results, as a string. */
+export function junitXml(results: readonly (SessionResult & { seconds?: number })[], name = 'xrsim sweep'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'xrsim-junit-doc-'));
+  try {
+    const path = join(dir, 'junit.xml');
+    writeJunit(path, () => results, name);
+    return readFileSync(path, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function flush(suite: SuiteSpool): void {
+  appendFileSync(suite.file, suite.buffered);
+  suite.buffered = '';
+}
+
+function copyInto(out: number, file: string): void {
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  try {
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) writeSync(out, chunk, 0, n);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The decisive quantities of a recorded session over time: each validator's watched quantity (its
- * `trace`), sampled at every frame of the stream and thinned for plotting. Reports draw these for failed
- * sessions, with the thresholds and the evidence ticks.
+ * `trace`), sampled at every frame of the stream and thinned for plotting as it is read: each bucket of
+ * frames keeps its smallest and largest value, so a one-frame spike is never lost. Reports draw these for
+ * failed sessions, with the thresholds and the evidence ticks.
  */
 import { modelFromHeader } from '../stream/header.js';
 import { StreamReader } from '../stream/reader.js';
@@ -30,13 +31,13 @@ export function traceStream(path: string, maxPoints = 400): ValidatorTrace[] {
     const model = modelFromHeader(header);
     const ctx: ValidatorContext = { model, dominantHand: header.dominantHand, state: new FrameState() };
     const validators = model.validators.map((spec) => ({ spec, validator: createValidator(spec, ctx) }));
-    const points: [number, number][][] = validators.map(() => []);
+    const series = validators.map(() => new MinMaxThinner(reader.frames, maxPoints));
     for (const frame of reader.framesInOrder()) {
       ctx.state.observe(frame);
       validators.forEach(({ validator }, i) => {
         validator.observe(frame);
         const value = validator.trace?.();
-        if (value !== null && value !== undefined && Number.isFinite(value)) points[i].push([frame.time, value]);
+        if (value !== null && value !== undefined && Number.isFinite(value)) series[i].push(frame.time, value);
       });
     }
     return validators
@@ -44,7 +45,7 @@ export function traceStream(path: string, maxPoints = 400): ValidatorTrace[] {
         formula: spec.type,
         description: spec.description ?? '',
         milestones: spec.milestones.map((m) => ({ id: m.id, threshold: m.threshold })),
-        points: thin(points[i], maxPoints),
+        points: series[i].points(),
         dt: model.timing.dt,
       }))
       .filter((t) => t.points.length > 0);
@@ -53,11 +54,50 @@ export function traceStream(path: string, maxPoints = 400): ValidatorTrace[] {
   }
 }
 
-/** Keeps every k-th point (and the last), so a trace has at most `max` points. */
-function thin(points: [number, number][], max: number): [number, number][] {
-  if (points.length <= max) return points;
-  const step = Math.ceil(points.length / max);
-  const kept = points.filter((_, i) => i % step === 0);
-  if (kept[kept.length - 1] !== points[points.length - 1]) kept.push(points[points.length - 1]);
-  return kept;
+/**
+ * Thins a series of about `expected` points to at most `max`, in one pass: consecutive points fall into
+ * buckets of equal size, and each bucket keeps its minimum and its maximum (in time order).
+ */
+export class MinMaxThinner {
+  private readonly bucketSize: number;
+  private readonly kept: [number, number][] = [];
+  private inBucket = 0;
+  private low: [number, number] | null = null;
+  private high: [number, number] | null = null;
+
+  constructor(expected: number, max: number) {
+    if (!(max >= 2)) throw new RangeError(`a thinned series keeps at least 2 points, got ${max}`);
+    this.bucketSize = Math.max(1, Math.ceil(expected / Math.floor(max / 2)));
+  }
+
+  push(time: number, value: number): void {
+    if (!this.low || value < this.low[1]) this.low = [time, value];
+    if (!this.high || value > this.high[1]) this.high = [time, value];
+    if (++this.inBucket === this.bucketSize) this.flush();
+  }
+
+  /** The kept points, in time order. */
+  points(): [number, number][] {
+    this.flush();
+    return this.kept;
+  }
+
+  private flush(): void {
+    const { low, high } = this;
+    if (low && high) {
+      if (low === high) this.kept.push(low);
+      else if (low[0] <= high[0]) this.kept.push(low, high);
+      else this.kept.push(high, low);
+    }
+    this.low = this.high = null;
+    this.inBucket = 0;
+  }
+}
+
+/** A series thinned to at most `max` points by bucketed minimum and maximum (see {@link MinMaxThinner}). */
+export function thinMinMax(points: readonly (readonly [number, number])[], max: number): [number, number][] {
+  if (points.length <= max) return points.map(([t, v]) => [t, v]);
+  const thinner = new MinMaxThinner(points.length, max);
+  for (const [t, v] of points) thinner.push(t, v);
+  return thinner.points();
 }

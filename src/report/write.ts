@@ -1,13 +1,15 @@
 /**
- * Writing a sweep's reports: JUnit XML and the HTML report (which replays the kept streams of failed
- * sessions to plot their decisive quantities).
+ * Writing a sweep's reports to files: JUnit XML and the HTML report (replaying the kept streams of the
+ * failed sessions it shows, to plot their decisive quantities). Both read the results in streaming passes,
+ * so a million-session sweep is reported in bounded memory.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { XrsimInputError } from '../errors.js';
 import type { SessionResult } from '../session/result.js';
-import { htmlReport, type FlakyRow } from './html.js';
+import { aggregateResults, type ResultSource } from './aggregate.js';
+import { htmlFromAggregate, traceKey, type FlakyRow } from './html.js';
 import type { Ranking } from './rank-section.js';
-import { junitXml } from './junit.js';
+import { writeJunit } from './junit.js';
 import { traceStream, type ValidatorTrace } from './traces.js';
 
 /** Which reports to write, and where. */
@@ -20,26 +22,31 @@ export interface ReportOptions {
   ranking?: Ranking;
 }
 
-/** Writes the requested reports of `results`. */
-export function writeReports(results: readonly SessionResult[], options: ReportOptions): void {
-  const write = (path: string, text: string) => {
+/** Writes the requested reports of `results` (a list, or a source such as `() => resultLines(dir)`). */
+export function writeReports(results: readonly SessionResult[] | ResultSource, options: ReportOptions): void {
+  const source: ResultSource = typeof results === 'function' ? results : () => results;
+  const title = options.title ?? 'xrsim sweep';
+  const guard = (path: string, write: () => void) => {
     try {
-      writeFileSync(path, text);
+      write();
     } catch (err) {
+      if (err instanceof XrsimInputError) throw err;
       throw new XrsimInputError(`cannot write the report ${path}: ${(err as Error).message}`, { expected: 'a writable path' });
     }
   };
-  if (options.junit) write(options.junit, junitXml(results, options.title));
+  if (options.junit) guard(options.junit, () => writeJunit(options.junit!, source, title));
   if (options.html) {
-    const traces = new Map<number, ValidatorTrace[]>();
-    results.forEach((r, i) => {
-      if (r.status !== 'failed' || !r.stream || !existsSync(r.stream) || traces.size >= 40) return;
+    const html = options.html;
+    const aggregate = aggregateResults(source);
+    const traces = new Map<string, ValidatorTrace[]>();
+    for (const r of [...aggregate.firstFailures, ...aggregate.worstFailures]) {
+      if (r.status !== 'failed' || !r.stream || !existsSync(r.stream) || traces.has(traceKey(r))) continue;
       try {
-        traces.set(i, traceStream(r.stream));
+        traces.set(traceKey(r), traceStream(r.stream));
       } catch {
         // A stream that cannot be replayed (damaged, or its programs changed) is reported without plots.
       }
-    });
-    write(options.html, htmlReport({ title: options.title ?? 'xrsim sweep', results, traces, flaky: options.flaky, ranking: options.ranking }));
+    }
+    guard(html, () => writeFileSync(html, htmlFromAggregate(title, aggregate, traces, options.flaky, options.ranking)));
   }
 }

@@ -29,3 +29,19 @@ export function prepareOutDir(dir: string, option = '--out'): void {
     fail((err as Error).message);
   }
 }
+
+/** Checks that a file can be written at `path` (its folder exists and is writable; it is not a folder). */
+export function checkWritableFile(path: string, option: string): void {
+  const absolute = resolve(path);
+  const fail = (why: string): never => {
+    throw new XrsimInputError(`cannot write ${option} ${path}: ${why}`, { expected: 'a file path in a writable folder' });
+  };
+  if (existsSync(absolute) && statSync(absolute).isDirectory()) fail('it is a folder');
+  const folder = dirname(absolute);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) fail(`${folder} is not a folder`);
+  try {
+    accessSync(existsSync(absolute) ? absolute : folder, constants.W_OK);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}

@@ -1,13 +1,15 @@
 /**
  * `xrsim flaky`: run every session of a matrix several times and report what flips.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExitCode, XrsimInputError } from '../../errors.js';
+import { ExitCode } from '../../errors.js';
+import { prepareOutDir } from '../../sweep/out-dir.js';
+import { progressPrinter } from '../progress.js';
 import { writeReports } from '../../report/write.js';
 import { runFlaky } from '../../sweep/flaky.js';
 import { parseHands, parseScenes, parseSeeds, parseShard } from '../../sweep/matrix.js';
-import { parseNumberArg, printJson, type Command } from '../command.js';
+import { parseNumberArg, parseWorkersArg, printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 
 /** `xrsim flaky [TASK-GLOB...]`. */
@@ -44,11 +46,9 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
     const v = values as Record<string, string | undefined>;
     const hands = parseHands(v.hands);
     const out = v.out ?? 'xrsim-out/flaky';
-    try {
-      mkdirSync(out, { recursive: true });
-    } catch (err) {
-      throw new XrsimInputError(`cannot write to --out ${out}: ${(err as Error).message}`, { expected: 'a writable folder' });
-    }
+    prepareOutDir(out);
+    const workers = parseWorkersArg('flaky', v.workers);
+    const progress = progressPrinter(process.stderr, undefined, 'runs');
     const report = await runFlaky({
       tasks: positionals,
       apps: v.apps,
@@ -58,13 +58,11 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
       shard: v.shard === undefined ? undefined : parseShard(v.shard),
       runs: parseNumberArg('runs', v.runs, true),
       perturb: values.perturb === true,
-      workers: parseNumberArg('workers', v.workers, true),
+      workers,
       timeLimitSeconds: parseNumberArg('time-limit', v['time-limit'], false),
-      onProgress: (done, total) => {
-        if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} runs`);
-      },
+      onProgress: (done, total) => progress({ done, total, resumed: 0 }),
     });
-    if (process.stderr.isTTY) process.stderr.write('\n');
+    progress.finish();
     const { results, ...summary } = report;
     writeFileSync(join(out, 'flaky.json'), `${JSON.stringify({ ...summary, results }, null, 1)}\n`);
     if (v.html) writeReports(results.map((runs) => runs[0]), { html: v.html, title: `xrsim flaky (${report.mode}, ${report.runs} runs)`, flaky: report.milestones });

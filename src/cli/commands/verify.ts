@@ -5,7 +5,7 @@ import { ExitCode } from '../../errors.js';
 import { verifyStream } from '../../stream/verify.js';
 import { existsSync, statSync } from 'node:fs';
 import { verifySweep } from '../../sweep/verify-sweep.js';
-import { parseNumberArg, printJson, type Command } from '../command.js';
+import { parseNumberArg, parseWorkersArg, printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
 
 /** `xrsim verify FILE.xrs`. */
@@ -27,7 +27,7 @@ Exit codes: 0 identical, 1 divergent (or a needed chunk is damaged), 2 not a com
     const path = requireOnePath(positionals, 'FILE.xrs or SWEEP-DIR');
     if (existsSync(path) && statSync(path).isDirectory()) {
       const v = values as Record<string, string | undefined>;
-      const report = await verifySweep(path, { sample: parseNumberArg('sample', v.sample, true), workers: parseNumberArg('workers', v.workers, true) });
+      const report = await verifySweep(path, { sample: parseNumberArg('sample', v.sample, true), workers: parseWorkersArg('verify', v.workers) });
       if (json) printJson(report);
       else {
         for (const m of report.mismatches) {
