@@ -6,38 +6,48 @@
  * The protocol is in `src/session/worker-protocol.ts`.
  */
 import { Worker } from 'node:worker_threads';
-import { freshModuleCount } from '../src/app/fresh-modules.js';
+import { freshModuleCount, useFreshModules } from '../src/app/fresh-modules.js';
 import { initPhysics } from '../src/physics/world.js';
 import { ProcessHygiene } from '../src/session/hygiene.js';
 import { runSession } from '../src/session/run.js';
 import { WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type WorkerMessage } from '../src/session/worker-protocol.js';
 
-const send = (message: WorkerMessage) => process.send!(message);
-
 if (!process.send) {
   process.stderr.write('session-worker: start me with child_process.fork (I take jobs over IPC)\n');
   process.exit(2);
 }
+// Captured before any session: a session may replace globals, and the worker must still report on it.
+const send = process.send!.bind(process) as (message: WorkerMessage) => boolean;
+const now = performance.now.bind(performance);
+const residentBytes = process.memoryUsage.rss.bind(process.memoryUsage);
+
 // A worker lives as long as its pool: when the pool's process goes away, so does the worker.
 process.on('disconnect', () => process.exit(0));
 watchForOrphaning();
+useFreshModules();
 await initPhysics();
 let retiring = false;
 process.on('message', (message: PoolMessage) => {
   if (message?.type === 'run' && !retiring) void runJob(message.id, message.spec);
 });
-// Captured last: everything above is how a fresh worker looks.
-const hygiene = ProcessHygiene.capture();
 send({ type: 'ready' });
+/** Captured when the first job arrives, once the IPC channel has set itself up: how a fresh worker looks. */
+let hygiene: ProcessHygiene | null = null;
 
 async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
+  hygiene ??= ProcessHygiene.capture();
   hygiene.beginSession();
   const modulesBefore = freshModuleCount();
-  const start = performance.now(); // harness time, outside the session
+  const start = now(); // harness time, outside the session
   const result = await runSession(spec);
-  const seconds = (performance.now() - start) / 1000;
-  let retire = await hygiene.endSession(freshModuleCount() !== modulesBefore);
-  const rssMb = process.memoryUsage.rss() / 2 ** 20;
+  const seconds = (now() - start) / 1000;
+  let retire: string | null;
+  try {
+    retire = await hygiene.endSession(freshModuleCount() !== modulesBefore);
+  } catch (err) {
+    retire = `the process could not be checked after the session (${String(err)})`;
+  }
+  const rssMb = residentBytes() / 2 ** 20;
   if (!retire && rssMb > WORKER_RSS_LIMIT_MB) retire = `the worker's resident memory reached ${rssMb.toFixed(0)} MiB`;
   const done: JobDone = { type: 'done', id, result, seconds, retire };
   if (retire) retiring = true;

@@ -4,15 +4,23 @@
  * cannot reach the next one run in the same process. Packages imported by name (`xrsim`, `three`) and
  * Node's built-ins are loaded once per process and shared, as any import of them is.
  *
- * This uses `vm.SourceTextModule` in the current realm, which needs Node's `--experimental-vm-modules`
- * (session workers always run with it). Without it, programs are imported with `import()` and module
- * instances are shared by the sessions of a process.
+ * This uses `vm.SourceTextModule` in the current realm, which needs Node's `--experimental-vm-modules`.
+ * Session workers run with it and turn fresh instances on ({@link useFreshModules}); other processes
+ * import programs with `import()`, sharing module instances among their sessions.
+ *
+ * Node never frees a vm module (nodejs/node#59118), so each session leaves its modules behind: a few KB,
+ * plus whatever they hold. Workers retire when they grow past a limit (`WORKER_RSS_LIMIT_MB`). Each
+ * instance gets its own identifier (`app.mjs?xrsim-instance=N`): reusing one makes every later module
+ * slower to create. Recorded stacks drop the suffix (`sanitizeStack`).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+
+/** The suffix of a fresh instance's identifier (in stack traces; `sanitizeStack` removes it). */
+export const INSTANCE_SUFFIX = '?xrsim-instance=';
 
 /** Imports a program module by absolute path and returns its namespace. */
 export type ModuleImporter = (path: string) => Promise<Record<string, unknown>>;
@@ -38,11 +46,20 @@ const api = vm as unknown as VmModuleApi;
 
 /** True when this process can give sessions fresh module instances. */
 export const freshModulesAvailable = typeof api.SourceTextModule === 'function';
+let freshModulesOn = false;
+
+/** Turns fresh module instances per session on for this process (session workers do). */
+export function useFreshModules(): void {
+  if (!freshModulesAvailable) throw new Error('fresh module instances need Node\'s --experimental-vm-modules');
+  freshModulesOn = true;
+}
 
 /** Source text and V8 code cache per file, reused while the file's size and mtime stay the same. */
 const sources = new Map<string, { stamp: string; source: string; cachedData?: Buffer }>();
 /** Package `type` per folder (for `.js` files). */
 const packageTypes = new Map<string, 'module' | 'commonjs'>();
+/** Shared modules (packages, built-ins) wrapped once per process and linked into every session's graph. */
+const sharedModules = new Map<string, Promise<VmModule>>();
 let instantiated = 0;
 
 /** How many program modules have been instantiated fresh in this process (workers check hygiene after sessions that ran any). */
@@ -50,36 +67,37 @@ export function freshModuleCount(): number {
   return instantiated;
 }
 
-/** The importer for one session: fresh instances when available, else the shared `import()`. */
+/** The importer for one session: fresh instances where turned on, else the shared `import()`. */
 export function sessionModuleImporter(): ModuleImporter {
-  return freshModulesAvailable ? freshImporter() : sharedImporter;
+  return freshModulesOn ? freshImporter() : sharedImporter;
 }
 
 /** A module graph of its own: every file module imported through it is instantiated once, for this importer only. */
 function freshImporter(): ModuleImporter {
   const modules = new Map<string, Promise<VmModule>>();
 
-  const moduleFor = (url: string, attributes: Record<string, string> | undefined): Promise<VmModule> => {
+  const moduleFor = ({ url, shared }: Resolved, attributes: Record<string, string> | undefined): Promise<VmModule> => {
+    if (shared || !isEsmFile(fileURLToPath(url), attributes)) return sharedModule(url, attributes);
     let module = modules.get(url);
     if (!module) {
-      module = createModule(url, attributes);
+      module = createModule(url);
       modules.set(url, module);
     }
     return module;
   };
 
-  const createModule = async (url: string, attributes: Record<string, string> | undefined): Promise<VmModule> => {
-    if (!url.startsWith('file:') || !isEsmFile(fileURLToPath(url), attributes)) return sharedModule(url, attributes);
+  const createModule = async (url: string): Promise<VmModule> => {
     const path = fileURLToPath(url);
     const entry = readSource(path);
+    instantiated++;
     const module = new api.SourceTextModule!(entry.source, {
-      identifier: url,
+      identifier: `${url}${INSTANCE_SUFFIX}${instantiated}`,
       cachedData: entry.cachedData,
       initializeImportMeta(meta: Record<string, unknown>) {
         meta.url = url;
         meta.filename = path;
         meta.dirname = dirname(path);
-        meta.resolve = (specifier: string) => resolveSpecifier(specifier, url);
+        meta.resolve = (specifier: string) => resolveSpecifier(specifier, url).url;
       },
       importModuleDynamically: async (specifier: string, referrer: { identifier: string }, attrs: Record<string, string>) => {
         const imported = await moduleFor(resolveSpecifier(specifier, referrer.identifier), attrs);
@@ -88,7 +106,6 @@ function freshImporter(): ModuleImporter {
       },
     });
     entry.cachedData ??= module.createCachedData();
-    instantiated++;
     return module;
   };
 
@@ -100,14 +117,24 @@ function freshImporter(): ModuleImporter {
   };
 
   return async (path) => {
-    const module = await moduleFor(pathToFileURL(path).href, undefined);
+    const module = await moduleFor({ url: pathToFileURL(path).href, shared: false }, undefined);
     await linkAndEvaluate(module);
     return module.namespace;
   };
 }
 
-/** A module shared with the whole process (packages, built-ins, CommonJS, JSON), wrapped for linking. */
-async function sharedModule(url: string, attributes: Record<string, string> | undefined): Promise<VmModule> {
+/** A module shared with the whole process (packages, built-ins, CommonJS, JSON), wrapped once for linking. */
+function sharedModule(url: string, attributes: Record<string, string> | undefined): Promise<VmModule> {
+  const key = `${attributes?.type ?? ''}:${url}`;
+  let module = sharedModules.get(key);
+  if (!module) {
+    module = wrapShared(url, attributes);
+    sharedModules.set(key, module);
+  }
+  return module;
+}
+
+async function wrapShared(url: string, attributes: Record<string, string> | undefined): Promise<VmModule> {
   const namespace = (await (attributes?.type === 'json' ? import(url, { with: { type: 'json' } }) : import(url))) as Record<string, unknown>;
   const names = Object.keys(namespace);
   return new api.SyntheticModule(
@@ -119,9 +146,15 @@ async function sharedModule(url: string, attributes: Record<string, string> | un
   );
 }
 
+/** Where an import leads, and whether it is a package or built-in (shared) or one of the program's own files (fresh). */
+interface Resolved {
+  url: string;
+  shared: boolean;
+}
+
 /** Resolves an import specifier against the importing module's URL, as Node's ESM resolver does. */
-function resolveSpecifier(specifier: string, parentUrl: string): string {
-  if (isBuiltin(specifier)) return specifier.startsWith('node:') ? specifier : `node:${specifier}`;
+function resolveSpecifier(specifier: string, parentUrl: string): Resolved {
+  if (isBuiltin(specifier)) return { url: specifier.startsWith('node:') ? specifier : `node:${specifier}`, shared: true };
   if (/^(\.{0,2}\/|file:)/.test(specifier)) {
     const url = new URL(specifier, parentUrl).href;
     const path = fileURLToPath(url);
@@ -130,12 +163,12 @@ function resolveSpecifier(specifier: string, parentUrl: string): string {
     } catch {
       throw Object.assign(new Error(`Cannot find module '${path}' imported from ${fileURLToPath(parentUrl)}`), { code: 'ERR_MODULE_NOT_FOUND' });
     }
-    return url;
+    return { url, shared: false };
   }
-  // A package by name: resolved from the importing file's folder.
+  // A package by name (`xrsim`, `three`): resolved from the importing file's folder, and shared.
   const withParent = import.meta.resolve as unknown as (specifier: string, parent: string) => string;
-  if (process.execArgv.includes('--experimental-import-meta-resolve')) return withParent(specifier, parentUrl);
-  return pathToFileURL(createRequire(fileURLToPath(parentUrl)).resolve(specifier)).href;
+  if (process.execArgv.includes('--experimental-import-meta-resolve')) return { url: withParent(specifier, parentUrl), shared: true };
+  return { url: pathToFileURL(createRequire(fileURLToPath(parentUrl)).resolve(specifier)).href, shared: true };
 }
 
 /** `.mjs`, or `.js` in a package whose type is `module`; JSON and CommonJS go through the shared loader. */

@@ -19,6 +19,9 @@ import type { HitTestResult } from '../sensing/hit-test.js';
 import type { AppBody, AppBodyOptions, AppContext, AppModule, HitTestSource } from './types.js';
 import { XrFrameBuilder } from './xr-frame.js';
 
+/** The suffix a fresh module instance's file name carries (`app/fresh-modules.ts`): not part of a stack's meaning. */
+const FRESH_INSTANCE = /\?xrsim-instance=\d+/g;
+
 /** Stack lines kept in an AppError record. */
 const STACK_LINES = 4;
 
@@ -245,6 +248,6 @@ export function sanitizeStack(stack: string): string {
     .split('\n')
     .filter((line) => !/\(node:|^\s*at node:/.test(line))
     .slice(0, STACK_LINES)
-    .map((line) => line.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[\\/][^\s():]*[\\/]([^\s\\/():]+)/g, '$1').trim())
+    .map((line) => line.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[\\/][^\s():]*[\\/]([^\s\\/():]+)/g, '$1').replace(FRESH_INSTANCE, '').trim())
     .join('\n');
 }

@@ -9,6 +9,10 @@
  *   resource that could not be cleared, is reported, and the worker retires: the pool replaces it.
  */
 
+// Captured before any session runs: the check must work whatever a session did to the built-ins.
+const { ownKeys, getOwnPropertyDescriptor, getPrototypeOf, isExtensible } = Reflect;
+const same = Object.is;
+
 /** What the snapshot remembers of one object. */
 interface ObjectRecord {
   object: object;
@@ -37,8 +41,8 @@ export class ProcessHygiene {
   private readonly cwd = process.cwd();
   private readonly env = JSON.stringify(process.env);
   private readonly listeners = listenerCounts();
-  /** Timers started since {@link beginSession}, with their clear functions. */
-  private readonly timers = new Map<unknown, (handle: unknown) => void>();
+  /** Timers started since {@link beginSession}, and their clear functions (plain arrays: no methods called). */
+  private readonly timers: { handles: unknown[]; clears: ((handle: unknown) => void)[] } = { handles: [], clears: [] };
   private resourcesAtStart: Map<string, number> = new Map();
 
   private constructor() {
@@ -54,7 +58,8 @@ export class ProcessHygiene {
 
   /** Call before each session. */
   beginSession(): void {
-    this.timers.clear();
+    this.timers.handles.length = 0;
+    this.timers.clears.length = 0;
     this.resourcesAtStart = resourceCounts();
   }
 
@@ -64,8 +69,15 @@ export class ProcessHygiene {
    * realm have changed). Returns why the worker must retire, or null when the process is as it was captured.
    */
   async endSession(ranPrograms: boolean): Promise<string | null> {
-    for (const [handle, clear] of this.timers) clear(handle);
-    this.timers.clear();
+    // The realm first, with captured functions only: everything after this relies on intact built-ins.
+    if (ranPrograms) {
+      const changed = findRealmChange(this.records);
+      if (changed) return changed;
+    }
+    const { handles, clears } = this.timers;
+    for (let i = 0; i < handles.length; i++) clears[i](handles[i]);
+    handles.length = 0;
+    clears.length = 0;
     let extra = this.extraResources();
     for (let wait = 0; extra && wait < SETTLE_WAITS; wait++) {
       await new Promise((resolve) => untrackedSetTimeout(resolve, SETTLE_WAIT_MS));
@@ -75,10 +87,11 @@ export class ProcessHygiene {
     if (process.cwd() !== this.cwd) return `the session changed the working directory to ${process.cwd()}`;
     if (JSON.stringify(process.env) !== this.env) return 'the session changed process.env';
     const listeners = listenerCounts();
+    if (listeners.size !== this.listeners.size) return `the session changed the process's listeners (events: ${[...listeners.keys()].map(String).join(', ')})`;
     for (const [event, count] of listeners) {
-      if (count !== (this.listeners.get(event) ?? 0)) return `the session changed the process's "${String(event)}" listeners`;
+      if (count !== this.listeners.get(event)) return `the session changed the process's "${String(event)}" listeners`;
     }
-    return ranPrograms ? findRealmChange(this.records) : null;
+    return null;
   }
 
   /** Resources active now beyond those at the session's start, described, or null. */
@@ -98,9 +111,12 @@ export class ProcessHygiene {
     for (const name of TIMER_FUNCTIONS) {
       const original = g[name];
       const clear = clears[name];
+      const apply = Reflect.apply;
       const tracked = function (this: unknown, ...args: unknown[]) {
-        const handle = original.apply(this, args);
-        timers.set(handle, clear);
+        const handle = apply(original, this, args);
+        // Index writes, not push(): the session may have replaced Array.prototype.push.
+        timers.handles[timers.handles.length] = handle;
+        timers.clears[timers.clears.length] = clear;
         return handle;
       };
       // Keep the original's own properties (util.promisify.custom, name, length).
@@ -126,6 +142,9 @@ function snapshotRealm(): ObjectRecord[] {
   const seen = new Set<object>();
   const visit = (object: object, name: string, depth: number) => {
     if (seen.has(object)) return;
+    // At the last level, plain functions (methods) are compared by identity where they are found; only
+    // classes (functions with a prototype) and objects are described in turn.
+    if (depth === 0 && typeof object === 'function' && !isClass(object)) return;
     seen.add(object);
     const record = describe(object, name);
     records.push(record);
@@ -144,34 +163,37 @@ function snapshotRealm(): ObjectRecord[] {
   return records;
 }
 
-function describe(object: object, name: string): ObjectRecord {
-  const keys = Reflect.ownKeys(object);
-  const slots: unknown[] = [];
-  for (const key of keys) {
-    const d = Reflect.getOwnPropertyDescriptor(object, key)!;
-    slots.push(d.value, d.get, d.set, (d.writable ? 1 : 0) | (d.enumerable ? 2 : 0) | (d.configurable ? 4 : 0));
-  }
-  return { object, name, prototype: Reflect.getPrototypeOf(object), extensible: Reflect.isExtensible(object), keys, slots };
+function isClass(fn: object): boolean {
+  const prototype = Reflect.getOwnPropertyDescriptor(fn, 'prototype')?.value as unknown;
+  return typeof prototype === 'object' && prototype !== null;
 }
 
-/** The first difference from the snapshot, named, or null. */
+function describe(object: object, name: string): ObjectRecord {
+  const keys = ownKeys(object);
+  const slots: unknown[] = [];
+  for (const key of keys) {
+    const d = getOwnPropertyDescriptor(object, key)!;
+    slots.push(d.value, d.get, d.set, (d.writable ? 1 : 0) | (d.enumerable ? 2 : 0) | (d.configurable ? 4 : 0));
+  }
+  return { object, name, prototype: getPrototypeOf(object), extensible: isExtensible(object), keys, slots };
+}
+
+/** The first difference from the snapshot, named, or null. Uses captured functions and plain loops only. */
 function findRealmChange(records: readonly ObjectRecord[]): string | null {
-  for (const record of records) {
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r];
     const { object, name } = record;
-    if (Reflect.getPrototypeOf(object) !== record.prototype) return `the session changed the prototype of ${name}`;
-    if (Reflect.isExtensible(object) !== record.extensible) return `the session made ${name} non-extensible`;
-    const keys = Reflect.ownKeys(object);
-    if (keys.length !== record.keys.length) {
-      const added = keys.find((k) => !record.keys.includes(k));
-      return added !== undefined ? `the session added ${name}.${String(added)}` : `the session deleted a property of ${name}`;
-    }
-    for (let i = 0; i < keys.length; i++) {
+    if (getPrototypeOf(object) !== record.prototype) return `the session changed the prototype of ${name}`;
+    if (isExtensible(object) !== record.extensible) return `the session made ${name} non-extensible`;
+    const keys = ownKeys(object);
+    if (keys.length !== record.keys.length) return `the session added or deleted a property of ${name}`;
+    for (let i = 0; i < record.keys.length; i++) {
       const key = record.keys[i];
-      const d = Reflect.getOwnPropertyDescriptor(object, key);
+      const d = getOwnPropertyDescriptor(object, key);
       if (!d) return `the session deleted ${name}.${String(key)}`;
       const flags = (d.writable ? 1 : 0) | (d.enumerable ? 2 : 0) | (d.configurable ? 4 : 0);
       const at = i * 4;
-      if (!Object.is(d.value, record.slots[at]) || d.get !== record.slots[at + 1] || d.set !== record.slots[at + 2] || flags !== record.slots[at + 3]) {
+      if (!same(d.value, record.slots[at]) || d.get !== record.slots[at + 1] || d.set !== record.slots[at + 2] || flags !== record.slots[at + 3]) {
         return `the session changed ${name}.${String(key)}`;
       }
     }

@@ -60,7 +60,7 @@ export type JobFailureKind = 'timeout' | 'crash';
 export const WORKER_EXEC_ARGV: readonly string[] = ['--experimental-vm-modules', '--experimental-import-meta-resolve', '--disable-warning=ExperimentalWarning'];
 
 /** A worker retires after a session that leaves its resident memory above this many MiB. */
-export const WORKER_RSS_LIMIT_MB = 3072;
+export const WORKER_RSS_LIMIT_MB = 2048;
 
 /** True for a message a worker may send (the IPC channel carries whatever a process writes to it). */
 export function isWorkerMessage(value: unknown): value is WorkerMessage {
