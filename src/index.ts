@@ -218,10 +218,12 @@ export {
 } from './session/pool.js';
 export type { RunJob, WorkerReady, JobDone, PoolMessage, WorkerMessage, JobFailureKind } from './session/worker-protocol.js';
 /** Reports: JUnit XML, the self-contained HTML report, and traces of recorded sessions. */
-export { junitXml, sessionLabel } from './report/junit.js';
-export { htmlReport, type ReportInput, type FlakyRow } from './report/html.js';
+export { junitXml, writeJunit, xmlEscape, sessionLabel } from './report/junit.js';
+export { htmlReport, htmlFromAggregate, type ReportInput, type FlakyRow } from './report/html.js';
 export { writeReports, type ReportOptions } from './report/write.js';
-export { traceStream, type ValidatorTrace } from './report/traces.js';
+export { traceStream, thinMinMax, MinMaxThinner, type ValidatorTrace } from './report/traces.js';
+export { lineSvg, histogramSvg } from './report/svg.js';
+export { aggregateResults, type ResultSource, type SweepAggregate } from './report/aggregate.js';
 /** The sweep output folder. */
 export { SweepFolder, type SweepManifest } from './sweep/folder.js';
 

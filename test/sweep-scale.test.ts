@@ -36,7 +36,8 @@ describe('kill and resume', () => {
     // Kill after a random share of the sessions has been written (not on a line boundary on purpose), with
     // enough left that the sweep cannot finish before the kill lands.
     const total = resultLines(whole).length;
-    const after = 3 + Math.floor(Math.random() * (total - 15));
+    const after = Number(process.env.XRSIM_KILL_AT ?? 3 + Math.floor(Math.random() * (total - 15)));
+    console.log(`kill-and-resume: killing the sweep after ${after} of ${total} results (replay with XRSIM_KILL_AT=${after})`);
     await new Promise<void>((resolve) => {
       const child = spawn(process.execPath, [CLI, ...args, '--out', killed], { cwd: ROOT, stdio: 'ignore' });
       const poll = setInterval(() => {

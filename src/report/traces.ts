@@ -71,8 +71,13 @@ export class MinMaxThinner {
   }
 
   push(time: number, value: number): void {
-    if (!this.low || value < this.low[1]) this.low = [time, value];
-    if (!this.high || value > this.high[1]) this.high = [time, value];
+    if (!this.low || !this.high) {
+      this.low = this.high = [time, value];
+    } else if (value < this.low[1]) {
+      this.low = [time, value];
+    } else if (value > this.high[1]) {
+      this.high = [time, value];
+    }
     if (++this.inBucket === this.bucketSize) this.flush();
   }
 

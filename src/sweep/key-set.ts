@@ -59,6 +59,8 @@ export class KeySet {
 }
 
 function split(key: string): [number, number] {
-  if (!/^[0-9a-f]{16}$/.test(key)) throw new TypeError(`a session key is 16 hex digits, got ${JSON.stringify(key)}`);
-  return [parseInt(key.slice(0, 8), 16) >>> 0, parseInt(key.slice(8), 16) >>> 0];
+  const hi = Number.parseInt(key.slice(0, 8), 16);
+  const lo = Number.parseInt(key.slice(8), 16);
+  if (key.length !== 16 || Number.isNaN(hi) || Number.isNaN(lo)) throw new TypeError(`a session key is 16 hex digits, got ${JSON.stringify(key)}`);
+  return [hi >>> 0, lo >>> 0];
 }

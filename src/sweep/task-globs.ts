@@ -40,5 +40,7 @@ export function matchTasks(globs: string[] | undefined): string[] {
 
 function matcher(glob: string): (id: string) => boolean {
   if (glob === '') throw new XrsimInputError('an empty task glob', { expected: 'a task id or glob such as physics/*' });
-  return picomatch(glob, { dot: true });
+  const matches = picomatch(glob, { dot: true });
+  return (id) => matches(id); // one argument: a second one asks picomatch for a (truthy) result object
+
 }
