@@ -45,15 +45,26 @@ function describeMilestones(result: SessionResult): string {
     .join('\n');
 }
 
-function isResult(value: unknown): value is SessionResult {
-  return typeof value === 'object' && value !== null && 'milestones' in value && 'status' in value;
+/**
+ * Checks that a matcher got a session result. Anything else throws: a failed match would turn into a pass
+ * under `.not` (`expect(undefined).not.toPassMilestone('x')`), hiding a broken test.
+ */
+function checkResult(value: unknown): asserts value is SessionResult {
+  const r = value as Partial<SessionResult> | null;
+  const ok = typeof r === 'object' && r !== null && typeof r.task === 'string' && Array.isArray(r.milestones) && (r.status === 'passed' || r.status === 'failed' || r.status === 'errored');
+  if (!ok) throw new TypeError(`expected a session result (from runSession or xr.run), got ${describeValue(value)}`);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined || typeof value !== 'object') return String(typeof value === 'string' ? JSON.stringify(value) : value);
+  return `an object with keys ${Object.keys(value).slice(0, 6).join(', ') || '(none)'}`;
 }
 
 /** The matchers, for `expect.extend`. */
 export const xrsimMatchers = {
   /** The session has milestone `id` and it passed. */
   toPassMilestone(received: unknown, id: string) {
-    if (!isResult(received)) return { pass: false, message: () => 'expected a session result (from runSession or xr.run)' };
+    checkResult(received);
     const milestone = received.milestones.find((m) => m.id === id);
     return {
       pass: milestone?.passed === true,
@@ -65,7 +76,7 @@ export const xrsimMatchers = {
   },
   /** Every milestone passed (and the session did not error). */
   toPassAllMilestones(received: unknown) {
-    if (!isResult(received)) return { pass: false, message: () => 'expected a session result (from runSession or xr.run)' };
+    checkResult(received);
     return {
       pass: received.status === 'passed',
       message: () => `expected ${received.task} (${received.scene}, seed ${received.seed}, ${received.hand} hand) ${received.status === 'passed' ? 'not ' : ''}to pass every milestone:\n${describeMilestones(received)}`,
@@ -73,7 +84,7 @@ export const xrsimMatchers = {
   },
   /** The session ended with this status: `passed`, `failed` or `errored`. */
   toHaveSessionStatus(received: unknown, status: SessionResult['status']) {
-    if (!isResult(received)) return { pass: false, message: () => 'expected a session result (from runSession or xr.run)' };
+    checkResult(received);
     return { pass: received.status === status, message: () => `expected status ${status}, got ${received.status}:\n${describeMilestones(received)}` };
   },
 };
