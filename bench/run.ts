@@ -8,6 +8,7 @@ import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
 import { rankBenchmark } from './rank.js';
 import { suiteBenchmark } from './suite.js';
+import { scaleBenchmark } from './scale.js';
 import { sweepBenchmark } from './sweep.js';
 import { viewBenchmark } from './view.js';
 
@@ -17,6 +18,7 @@ const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ det
   depth: depthBenchmark,
   suite: suiteBenchmark,
   sweep: sweepBenchmark,
+  scale: scaleBenchmark,
   browser: browserBenchmark,
   rank: rankBenchmark,
   view: viewBenchmark,
