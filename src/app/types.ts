@@ -4,8 +4,8 @@
  * and shapes; `ctx` is the app's handle on the simulated world.
  *
  * Each session run in a session worker (sweeps, `xrsim run`, `runSessionIsolated`) gets fresh instances of
- * the app's own modules, so module-level variables start anew. In-process sessions share them unless Node
- * runs with `--experimental-vm-modules`; keep per-session state in `ctx.state` to be safe everywhere.
+ * the app's own modules, so module-level variables start anew. In-process sessions (`runSession`) share
+ * them within the process; keep per-session state in `ctx.state` to be safe everywhere.
  */
 import type { Vec3 } from '../geometry/types.js';
 import type { Anchor } from '../sensing/anchors.js';

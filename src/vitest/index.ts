@@ -25,7 +25,7 @@ import type { SessionSpec } from '../session/spec.js';
 export interface XrFixture {
   /** Runs a session in this thread (never throws for the session's own problems: see `status`). */
   run(spec: SessionSpec, hooks?: RunHooks): Promise<SessionResult>;
-  /** Runs a session in a worker thread with a wall-clock limit (for apps that might hang). */
+  /** Runs a session in a worker process of its own, with a wall-clock limit (for apps that might hang, or that change globals). */
   runIsolated(spec: SessionSpec, options?: { timeLimitSeconds?: number }): Promise<SessionResult>;
 }
 

@@ -29,7 +29,7 @@ export const runCommand: Command = {
                         and record its frames
   --planes              run plane detection (planes, hit tests and anchors as events)
   --time-limit SECONDS  wall-clock limit (default 300): a session past it (an app stuck in a loop) is
-                        errored; the session runs in a worker thread, so the limit can stop it
+                        errored; the session runs in a worker process, so the limit can stop it
   --substeps N          physics steps per tick (default: the task's, else 1)
   --duration SECONDS    simulated time (default: the task's)
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
