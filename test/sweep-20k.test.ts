@@ -22,6 +22,8 @@ const HEAP_BOUND_MB = 40;
 /** …and grows by less than this from the first 2,000 results to the end (a leak per result would show). */
 const HEAP_GROWTH_MB = 8;
 const SKIP_SYSTEM = process.env.XRSIM_SKIP_SYSTEM === '1';
+/** Minutes a step may take on a loaded machine (a 20,000-session run takes 2–5 minutes on 2 free cores). */
+const LONG = 30 * 60_000;
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 const lines = (dir: string) =>
@@ -60,7 +62,7 @@ describe(`a sweep of ${SESSIONS} five-tick sessions on 2 workers`, () => {
     expect(new Set(keys).size).toBe(keys.length);
     const matrix = expandMatrix({ tasks: [task], seeds: { from: 1, to: SEEDS }, scenes: SCENES, hands: ['right'] }).map((e) => e.key);
     expect(keys.sort()).toEqual(matrix.sort());
-  });
+  }, LONG);
 
   it('killed at a random point (logged) and resumed, gives the uninterrupted results; its reports are written', async () => {
     expect(measured, 'needs the uninterrupted sweep').toBeDefined();
@@ -95,7 +97,7 @@ describe(`a sweep of ${SESSIONS} five-tick sessions on 2 workers`, () => {
     expect(xml).toMatch(new RegExp(`<testsuites name="[^"]*" tests="${testcases}" failures="\\d+" errors="\\d+" time="[\\d.]+">`));
     expect(statSync(html).size).toBeLessThan(2 * 2 ** 20);
     expect(readFileSync(html, 'utf8')).toContain(`${total} sessions`);
-  });
+  }, LONG);
 
   it.skipIf(SKIP_SYSTEM)('its HTML report opens in Chromium with no console errors (system test)', async () => {
     const html = join(dir, 'report.html');
