@@ -35,13 +35,12 @@ async function timeSerial(): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
-/** Peak RSS per worker of a 2-worker sweep, measured in a fresh process. */
+/** Peak RSS of a worker process over a cold 2-worker sweep (as workers report it after each session), in a fresh process. */
 function peakRssPerWorker(): number {
   const child = fileURLToPath(new URL('./sweep-rss-child.js', import.meta.url));
   const run = spawnSync(process.execPath, [child], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`rss child failed: ${run.stderr}`);
-  const { baselineMb, peakMb } = JSON.parse(run.stdout.trim().split('\n').pop()!);
-  return (peakMb - baselineMb) / 2;
+  return (JSON.parse(run.stdout.trim().split('\n').pop()!) as { peakWorkerMb: number }).peakWorkerMb;
 }
 
 /** Runs the sweep suite. */

@@ -49,7 +49,7 @@ async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
   }
   const rssMb = residentBytes() / 2 ** 20;
   if (!retire && rssMb > WORKER_RSS_LIMIT_MB) retire = `the worker's resident memory reached ${rssMb.toFixed(0)} MiB`;
-  const done: JobDone = { type: 'done', id, result, seconds, retire };
+  const done: JobDone = { type: 'done', id, result, seconds, rssMb, retire };
   if (retire) retiring = true;
   send(done);
 }

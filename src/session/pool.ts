@@ -105,8 +105,8 @@ interface Slot {
 /** A pool of session workers. Create it with {@link createSessionPool}; {@link close} it when done. */
 export class SessionPool implements SessionExecutor {
   readonly concurrency: number;
-  /** What happened to workers so far, and why the last one that retired did. */
-  readonly stats = { started: 0, retired: 0, crashed: 0, timedOut: 0, lastRetireReason: null as string | null };
+  /** What happened to workers so far, why the last one that retired did, and the most memory a worker held. */
+  readonly stats = { started: 0, retired: 0, crashed: 0, timedOut: 0, lastRetireReason: null as string | null, peakWorkerRssMb: 0 };
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private queueHead = 0;
@@ -171,6 +171,7 @@ export class SessionPool implements SessionExecutor {
     }
     const job = slot.job;
     if (!job || job.id !== message.id) return;
+    this.stats.peakWorkerRssMb = Math.max(this.stats.peakWorkerRssMb, message.rssMb);
     this.finishJob(slot, { result: message.result, seconds: message.seconds });
     if (message.retire) {
       this.stats.retired++;

@@ -32,6 +32,8 @@ export interface JobDone {
   result: SessionResult;
   /** Wall seconds the session took in the worker (harness time: never part of a result's identity). */
   seconds: number;
+  /** The worker's resident memory after the session, MiB. */
+  rssMb: number;
   /**
    * Set when the session left the process changed (a global or built-in prototype replaced, a timer or
    * socket it could not clear, a listener added, the working directory moved) or the worker grew past its
