@@ -10,7 +10,7 @@ import { XrsimInputError } from '../errors.js';
 import { KeySet } from './key-set.js';
 import { lockSweepFolder } from './lock.js';
 import { prepareOutDir } from './out-dir.js';
-import { parseResultLine, scanLines, type SweepResultLine } from './results.js';
+import { garbled, parseResultLine, scanLines, type SweepResultLine } from './results.js';
 
 /** What `sweep.json` records. */
 export interface SweepManifest {
@@ -75,6 +75,7 @@ export class SweepFolder {
   private resume(onExisting: (line: SweepResultLine) => void): void {
     const { completeBytes } = scanLines(this.resultsPath, (text, line) => {
       const result = parseResultLine(text, line, this.resultsPath);
+      if (!/^[0-9a-f]{16}$/.test(result.key)) throw garbled(line, this.resultsPath, `"${result.key.slice(0, 40)}" is not a session key`);
       if (this.done.add(result.key)) onExisting(result);
     });
     if (completeBytes < statSync(this.resultsPath).size) {

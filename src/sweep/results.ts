@@ -82,12 +82,13 @@ export function parseResultLine(text: string, line: number, path: string): Sweep
   }
   const r = value as Partial<SweepResultLine> | null;
   if (typeof r !== 'object' || r === null || Array.isArray(r)) throw garbled(line, path, 'not a JSON object');
-  if (typeof r.key !== 'string' || !/^[0-9a-f]{16}$/.test(r.key)) throw garbled(line, path, 'no session key');
+  if (typeof r.key !== 'string' || r.key === '') throw garbled(line, path, 'no session key');
   if (typeof r.task !== 'string' || !STATUSES.has(r.status as string) || !Array.isArray(r.milestones)) throw garbled(line, path, 'no task, status or milestones');
   return r as SweepResultLine;
 }
 
-function garbled(line: number, path: string, why: string): XrsimInputError {
+/** The error for line `line` of a results file that is not a result. */
+export function garbled(line: number, path: string, why: string): XrsimInputError {
   return new XrsimInputError(`line ${line} of results.jsonl is not a result (${why}); nothing was run`, {
     file: path,
     expected: 'one JSON result per line, as xrsim sweep writes them: delete or repair that line (its session then runs again)',
