@@ -4,7 +4,7 @@
  * dies or a page in it stops answering; each session gets a fresh browser context.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 /** The flags the developers' guide prescribes, plus swiftshader WebGL2 and no way off the machine. */
 export const CHROMIUM_FLAGS = [
@@ -38,6 +38,9 @@ export function chromiumPath(): string {
 
 /** Launches a headless Chromium. */
 export async function launchChromium(executablePath = chromiumPath()): Promise<Browser> {
+  // Loaded on first launch: importing xrsim (as every app does) must not load Playwright, which also leaves
+  // globals behind that would make a session worker retire.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true, timeout: 60_000 });
 }
 

@@ -186,7 +186,12 @@ function findRealmChange(records: readonly ObjectRecord[]): string | null {
     if (getPrototypeOf(object) !== record.prototype) return `the session changed the prototype of ${name}`;
     if (isExtensible(object) !== record.extensible) return `the session made ${name} non-extensible`;
     const keys = ownKeys(object);
-    if (keys.length !== record.keys.length) return `the session added or deleted a property of ${name}`;
+    if (keys.length !== record.keys.length) {
+      const before = new Set(record.keys);
+      const added = keys.filter((k) => !before.has(k)).map(String);
+      const deleted = record.keys.filter((k) => !keys.includes(k)).map(String);
+      return `the session ${added.length ? `added ${added.join(', ')} to` : `deleted ${deleted.join(', ')} from`} ${name}`;
+    }
     for (let i = 0; i < record.keys.length; i++) {
       const key = record.keys[i];
       const d = getOwnPropertyDescriptor(object, key);
