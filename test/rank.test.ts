@@ -198,5 +198,5 @@ describe('xrsim rank', () => {
     expect(page).not.toContain('Pass matrix');
     expect(xrsim('rank', dirs[0]).code).toBe(2);
     expect(xrsim('rank', dirs[0], dirs[1], '--resamples', '100').code).toBe(2);
-  });
+  }, 600_000); // three real sweeps of 24 sessions each
 });

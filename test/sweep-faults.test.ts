@@ -101,6 +101,8 @@ describe('resuming and locking', () => {
     const exited = new Promise<void>((resolve) => first.on('exit', () => resolve()));
     // Wait until the first sweep holds the folder and has written a result.
     while (!existsSync(join(out, 'results.jsonl'))) await new Promise((r) => setTimeout(r, 100));
+    // Hold it there, alive and locking, however fast the machine would finish its sessions.
+    first.kill('SIGSTOP');
     const second = xrsim(...long);
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/is in use by another sweep \(pid \d+/);
