@@ -5,8 +5,8 @@
  */
 import { createFkScratch, handLocalPoses, handWorldPoses } from '../kernels/hand-fk.js';
 import { buildModel, loadScene, loadTask, Session, type TaskSpec } from '../src/index.js';
-import { loadHandModel } from '../src/user/hand-model.js';
-import { resolvePose } from '../src/user/poses.js';
+import { loadHandModel } from '../src/hand/hand-model.js';
+import { resolvePose } from '../src/hand/poses.js';
 import { median, round, seconds } from './stats.js';
 
 /** FK of one hand (local and world poses), µs, on poses that change every call. */

@@ -1,7 +1,7 @@
 /**
  * From an ideal depth image to what a depth sensor reports: mixed pixels at depth edges, range limits,
  * holes at grazing angles, random dropouts, a distance-dependent Gaussian error and bias, then quantisation
- * to whole millimetres (0 = no reading). The parameters are documented in `src/sensing/noise-presets.ts`.
+ * to whole millimetres (0 = no reading). The parameters are documented in `src/task/noise-presets.ts`.
  * Nothing is allocated per frame; the random draws happen in pixel order, so a seed fixes the image.
  */
 import type { Sfc32 } from './prng.js';

@@ -11,6 +11,7 @@
  * Depth is z-depth: distance along the camera's −Z axis from the plane through the camera. Pixels are
  * row-major with the origin at the top left. Nothing is allocated per frame.
  */
+import { quatAxesInto } from './quat.js';
 import { intersectLocal } from './ray-intersect.js';
 import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
 
@@ -39,12 +40,8 @@ export function pinholeCamera(width: number, height: number, horizontalFov: numb
 
 /** Places a camera at a world pose (position, quaternion x y z w); it looks along its −Z axis. */
 export function setCameraPose(camera: RasterCamera, position: ArrayLike<number>, q: ArrayLike<number>): void {
-  const x = q[0], y = q[1], z = q[2], w = q[3];
-  // World→camera is the transpose of the camera's rotation.
-  const r = camera.rotation;
-  r[0] = 1 - 2 * (y * y + z * z); r[1] = 2 * (x * y + w * z); r[2] = 2 * (x * z - w * y);
-  r[3] = 2 * (x * y - w * z); r[4] = 1 - 2 * (x * x + z * z); r[5] = 2 * (y * z + w * x);
-  r[6] = 2 * (x * z + w * y); r[7] = 2 * (y * z - w * x); r[8] = 1 - 2 * (x * x + y * y);
+  // World→camera is the transpose of the camera's rotation: its rows are the camera's axes.
+  quatAxesInto(q[0], q[1], q[2], q[3], camera.rotation, 0);
   camera.position[0] = position[0];
   camera.position[1] = position[1];
   camera.position[2] = position[2];

@@ -7,6 +7,7 @@
  * object within its kind), a face-id base, parameters in its local frame, and its world pose stored as a
  * world→local rotation matrix and the world position, plus a world bounding box.
  */
+import { quatAxesInto } from './quat.js';
 
 /** Primitive shapes. Capsules, cylinders and prisms stand along their local Y axis. */
 export const PrimitiveType = { Box: 0, Sphere: 1, Capsule: 2, Cylinder: 3, Prism: 4 } as const;
@@ -107,15 +108,9 @@ export class SceneGeometry {
   /** Moves primitive `i` to a world pose (position, quaternion x y z w) and updates its bounds. */
   setPose(i: number, position: ArrayLike<number>, q: ArrayLike<number>): void {
     const o = i * STRIDE;
-    const x = q[0], y = q[1], z = q[2], w = q[3];
-    // Local→world rotation m (row-major); store its transpose.
-    const m00 = 1 - 2 * (y * y + z * z), m01 = 2 * (x * y - w * z), m02 = 2 * (x * z + w * y);
-    const m10 = 2 * (x * y + w * z), m11 = 1 - 2 * (x * x + z * z), m12 = 2 * (y * z - w * x);
-    const m20 = 2 * (x * z - w * y), m21 = 2 * (y * z + w * x), m22 = 1 - 2 * (x * x + y * y);
     const d = this.data;
-    d[o + 4] = m00; d[o + 5] = m10; d[o + 6] = m20;
-    d[o + 7] = m01; d[o + 8] = m11; d[o + 9] = m21;
-    d[o + 10] = m02; d[o + 11] = m12; d[o + 12] = m22;
+    // World→local rotation, row-major: its rows are the rotation's axes.
+    quatAxesInto(q[0], q[1], q[2], q[3], d, o + 4);
     this.position[i * 3] = position[0];
     this.position[i * 3 + 1] = position[1];
     this.position[i * 3 + 2] = position[2];

@@ -2,8 +2,8 @@
 // captured Quest pinch), angles staying within the joint limits and near natural values. The support fingers
 // are fixed as in hand-models/poses.json. Run after `npm run build`: node scripts/fit-pinch.mjs
 import { createFkScratch, handLocalPoses, J } from '../dist/kernels/hand-fk.js';
-import { loadHandModel } from '../dist/src/user/hand-model.js';
-import { anglesOf, poseLibrary } from '../dist/src/user/poses.js';
+import { loadHandModel } from '../dist/src/hand/hand-model.js';
+import { anglesOf, poseLibrary } from '../dist/src/hand/poses.js';
 import { coordinateDescent } from './coordinate-descent.mjs';
 
 const model = loadHandModel('medium');

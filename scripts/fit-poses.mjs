@@ -13,9 +13,9 @@
 // Run after `npm run build`: node scripts/fit-poses.mjs [--write]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createFkScratch, handLocalPoses } from '../dist/kernels/hand-fk.js';
-import { loadHandModel } from '../dist/src/user/hand-model.js';
-import { anglesOf } from '../dist/src/user/poses.js';
-import { OPENXR_JOINTS } from '../dist/src/user/joints.js';
+import { loadHandModel } from '../dist/src/hand/hand-model.js';
+import { anglesOf } from '../dist/src/hand/poses.js';
+import { OPENXR_JOINTS } from '../dist/src/hand/joints.js';
 import { coordinateDescent } from './coordinate-descent.mjs';
 
 const FILE = new URL('../hand-models/poses.json', import.meta.url);

@@ -18,7 +18,9 @@ export { runSession } from './session/run.js';
 /** A running simulation: `step()`, `run()`, `finish()`; and the function that starts one from a spec. */
 export { Session, createSession, type RunHooks, type SessionOptions } from './session/session.js';
 /** What to run: task, scene, seed, dominant hand, recording. */
-export { normalizeSpec, isSeed, type SessionSpec, type RecordOptions, type Handedness } from './session/spec.js';
+export { normalizeSpec, isSeed, type SessionSpec, type RecordOptions } from './session/spec.js';
+/** Sides: the dominant hand, and how scripts and references name a hand (`dominant`, `other`, `left`, `right`). */
+export { sideOf, otherSide, SIDE_REFS, type Handedness, type SideRef } from './hand/side.js';
 /** What a session produces. */
 export { verdict, type SessionResult, type SessionStatus, type SessionError } from './session/result.js';
 /** The mutable state of a session and how initial conditions are drawn from the seed. */
@@ -43,22 +45,11 @@ export { loadTask, validateTask, listTaskIds, type LoadedTask } from './task/loa
 /** The failure modes adversarial apps stand for (GenXR-Bench's failure analysis). */
 export { FAILURE_CATEGORIES, FAILURE_CATEGORY_IDS, type FailureCategory } from './task/failure-categories.js';
 /** The task file format. */
-export type {
-  TaskSpec,
-  FixtureSpec,
-  BodySpec,
-  SensorSpec,
-  RandomizeSpec,
-  ValidatorSpec,
-  MilestoneSpec,
-  CheckpointsValidatorSpec,
-  SettleValidatorSpec,
-  DriftValidatorSpec,
-  FinalDistanceValidatorSpec,
-  ContactValidatorSpec,
-  RegionValidatorSpec,
-  AxesSpec,
-} from './task/types.js';
+export type { TaskSpec, FixtureSpec, BodySpec, SensorSpec, RandomizeSpec, MilestoneSpec, AxesSpec, ValidatorSpecBase, Moment, Window, PassRule } from './task/types.js';
+/** References: how tasks, scripts and code name things in a session (`task:ball`, `scene:table`, `tag:menu`, `hand:dominant:index-tip`, `head`). */
+export { parseReference, formatReference, REFERENCE_KINDS, type Reference, type ReferenceKind, type ReferenceOptions } from './task/references.js';
+/** Resolving references against a model (throwing the same `XrsimInputError` for an unknown object everywhere). */
+export { bodyIndexOf, staticIndexOf, sensorIndexOf, objectReference } from './model/references.js';
 /** Geometry vocabulary shared by scenes and tasks. */
 export { SEMANTIC_LABELS, type Vec3, type Quat, type ShapeSpec, type PartSpec, type MaterialSpec, type SemanticLabel } from './geometry/types.js';
 
@@ -72,7 +63,23 @@ export { EventType, EVENT_NAMES, NO_PLANE, decodeEvents, type DecodedEvent } fro
 
 // Validators
 /** Creates the validators a task names; useful to score frames from your own loop or a stream. */
-export { createValidator, createTaskValidators } from './validate/registry.js';
+export { createValidator, createTaskValidators, FORMULAS, formulaNamed, type ValidatorSpec } from './validate/registry.js';
+/** Declaring a formula: its options' schema fragments (from which its spec type derives) and its implementation. */
+export { defineFormula, schema as formulaSchema, type Formula, type FormulaSpec, type SpecOf, type OptionSchema } from './validate/formula.js';
+/** The context formulas are created with. */
+export type { ValidatorContext } from './validate/xr-context.js';
+/** The options of each formula. */
+export type { CheckpointsValidatorSpec } from './validate/checkpoints.js';
+export type { SettleValidatorSpec } from './validate/settle.js';
+export type { DriftValidatorSpec } from './validate/drift.js';
+export type { FinalDistanceValidatorSpec } from './validate/final-distance.js';
+export type { ContactValidatorSpec } from './validate/contact.js';
+export type { RegionValidatorSpec } from './validate/region.js';
+export type { DisplacementValidatorSpec, RmsValidatorSpec, FollowValidatorSpec, DistanceAtValidatorSpec, SpeedValidatorSpec, PresenceValidatorSpec } from './validate/xr-motion.js';
+export type { ComfortValidatorSpec, VisibleValidatorSpec, OverlapValidatorSpec } from './validate/xr-perception.js';
+export type { PressesValidatorSpec, EventCountValidatorSpec, EventOrderValidatorSpec } from './validate/xr-events.js';
+export type { CoverageValidatorSpec, ReachabilityValidatorSpec } from './validate/xr-space.js';
+export type { PenetrationValidatorSpec } from './validate/xr-penetration.js';
 /** Milestones and the validator interface. */
 export type { Milestone, Validator } from './validate/types.js';
 
@@ -89,9 +96,9 @@ export {
   type DepthSensorModel,
   type PlaneDetectionOptions,
   type PlaneDetectionModel,
-} from './sensing/options.js';
+} from './task/sensing-options.js';
 /** Depth noise presets and their documented parameters. */
-export { DEPTH_NOISE, DEPTH_NOISE_PRESETS, noiseSigma, type DepthNoiseParams, type DepthNoisePreset } from './sensing/noise-presets.js';
+export { DEPTH_NOISE, DEPTH_NOISE_PRESETS, noiseSigma, type DepthNoiseParams, type DepthNoisePreset } from './task/noise-presets.js';
 /** WebXR's XRCPUDepthInformation, built from a depth reading. */
 export { CpuDepthInformation, rigidTransform, IDENTITY_TRANSFORM, type RigidTransformLike, type DepthDataFormat } from './sensing/depth-information.js';
 /** The depth camera of a session. */
@@ -120,8 +127,9 @@ export { GlRenderer, GlUnavailableError, GL_INSTALL_HELP, type RenderedView } fr
 export { sceneMesh, type Mesh } from './render/mesh.js';
 /** PNG files of views (8-bit RGB) and depth (16-bit millimetres). */
 export { encodePng, decodePng, type PngImage } from './render/png.js';
-/** Flat colours per semantic label. */
-export { LABEL_COLOURS, objectColour } from './render/colours.js';
+/** Flat colours per semantic label, and the colour of each primitive of a recorded scene. */
+export { LABEL_COLOURS, objectColour, primitiveColours } from './render/colours.js';
+export type { PrimitiveLook } from './sensing/recorded-scene.js';
 
 // Apps and actors
 /** What an app under test sees and uses: the WebXR-shaped frame, the context, app bodies. */
@@ -132,9 +140,10 @@ export * as xr from './app/xr-math.js';
 export { AppHost, sanitizeStack, type AppErrorSummary } from './app/host.js';
 export { TagRegistry, MAX_TAGS, MAX_TAG_NAME_CHARS } from './app/tags.js';
 /** Resolving and loading a task's actor script and apps. */
-export { resolvePrograms, importApp, importActors, DEFAULT_APP, type ProgramSources, type ModuleRef } from './app/programs.js';
+export { resolvePrograms, DEFAULT_APP, type ProgramSources, type ModuleRef } from './task/programs.js';
+export { importApp } from './app/module.js';
 /** Actor scripts: the API a script receives, targets, actions and the runner. */
-export { actorApi, type ActorApi, type ActorScript } from './actors/api.js';
+export { actorApi, importActors, type ActorApi, type ActorScript } from './actors/api.js';
 export { at, world, surface, tag, offset, type Target, type Resolved } from './actors/targets.js';
 export { parallel, sequence, instant, timed, type Action, type ActionStatus, type ActorContext } from './actors/action.js';
 export { ActorRunner } from './actors/runner.js';
@@ -156,15 +165,15 @@ export { DEFAULT_CHUNK_FRAMES, MIN_CHUNK_FRAMES, type StreamHeader, type StreamE
 
 // The simulated user
 /** The scripting surface of a session's user (`session.user`) and the user stage's state. */
-export { SimUser, userControls, USER_PART, type UserControls, type HandControls, type SideRef } from './user/user.js';
+export { SimUser, userControls, USER_PART, type UserControls, type HandControls } from './user/user.js';
 /** User options (task `user` section, spec `user`) and the resolved user of a model. */
-export { resolveUser, type UserOptions, type UserModel, type PerturbationOptions } from './user/config.js';
+export { resolveUser, type UserOptions, type UserModel, type PerturbationOptions } from './task/user-options.js';
 /** Hand models: loading, validating, compiling; joint limits. */
-export { loadHandModel, listHandModelIds, validateHandModel, clampToLimits, type HandModel, type HandModelSpec, type JointSpec } from './user/hand-model.js';
+export { loadHandModel, listHandModelIds, validateHandModel, clampToLimits, type HandModel, type HandModelSpec, type JointSpec } from './hand/hand-model.js';
 /** The OpenXR 26-joint set and its WebXR 25-joint view. */
-export { OPENXR_JOINTS, WEBXR_JOINTS, webxrName, webxrIndex, type JointName } from './user/joints.js';
+export { OPENXR_JOINTS, WEBXR_JOINTS, webxrName, webxrIndex, type JointName } from './hand/joints.js';
 /** The pose library and the solved grab. */
-export { resolvePose, listPoseNames, poseLibrary, grabPose, anglesOf, type HandPose, type PoseSpec } from './user/poses.js';
+export { resolvePose, listPoseNames, poseLibrary, grabPose, anglesOf, type HandPose, type PoseSpec } from './hand/poses.js';
 /** Detector features (pinch distance, fingertip-to-palm, straightness, thumb direction) and heuristics. */
 export { handFeatures, classifyGesture, GESTURE_CRITERIA, type HandFeatures, type Gesture } from './user/gestures.js';
 /** A hand posed on its own (as `xrsim pose` does), and the default wrist pose. */

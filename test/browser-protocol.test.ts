@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { createSession } from '../src/session/session.js';
-import { WEBXR_JOINTS } from '../src/user/joints.js';
+import { WEBXR_JOINTS } from '../src/hand/joints.js';
 import { HAND_JOINTS } from '../src/browser/shim/input.js';
 import { DeviceState } from '../src/browser/shim/device.js';
 import { INPUT_EVENT_TYPES, SourceId } from '../src/browser/protocol.js';

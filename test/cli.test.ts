@@ -109,8 +109,8 @@ describe('bad input exits 2 with a clear message', () => {
 
   it('a task validator naming an unknown body lists the known ones', () => {
     const task = taskFile('physics/material-curling');
-    task.validators[1].body = 'stone';
-    expectBadInput(xrsim('run', '--task', writeJson('bad-ref.json', task), '--json'), /at \$\.validators\[1\]\.body: unknown body "stone" \(expected one of the task's bodies: shooter, target\)/);
+    task.validators[1].body = 'task:stone';
+    expectBadInput(xrsim('run', '--task', writeJson('bad-ref.json', task), '--json'), /at \$\.validators\[1\]\.body: no body of the task "task:stone" \(expected one of: task:shooter, task:target\)/);
   });
 
   it('an unknown task id lists the known tasks', () => {

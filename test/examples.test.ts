@@ -39,10 +39,10 @@ describe('docs/examples/sensing.mjs', () => {
     const out = child.stdout;
     const before = out.slice(0, out.indexOf('turning to the bench'));
     expect(before).not.toMatch(/lab-bench/);
-    const bench = /(\d+\.\d+) s: plane \d+ added: lab-bench \(table, horizontal\)/.exec(out);
+    const bench = /(\d+\.\d+) s: plane \d+ added: scene:lab-bench \(table, horizontal\)/.exec(out);
     expect(Number(bench![1])).toBeGreaterThanOrEqual(3.5);
-    expect(out).toMatch(/hit test: lab-bench at [\d.]+ m, y = 0\.740/);
-    const crate = /(\d+\.\d+) s: plane \d+ added: crate \(table, horizontal\)/.exec(out);
+    expect(out).toMatch(/hit test: scene:lab-bench at [\d.]+ m, y = 0\.740/);
+    const crate = /(\d+\.\d+) s: plane \d+ added: scene:crate \(table, horizontal\)/.exec(out);
     expect(Number(crate![1])).toBeGreaterThanOrEqual(6.5);
     expect(out).toMatch(/plane-removed[\s\S]*anchor-lost/);
     expect(out).toMatch(/anchor tracked: false/);

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { J } from '../kernels/hand-fk.js';
 import { HAND_JOINT_FLOATS } from '../src/frame/layout.js';
 import { classifyGesture, GESTURE_CRITERIA, handFeatures } from '../src/user/gestures.js';
-import { loadHandModel } from '../src/user/hand-model.js';
+import { loadHandModel } from '../src/hand/hand-model.js';
 import { defaultWristPose, poseHand } from '../src/user/posed-hand.js';
-import { resolvePose } from '../src/user/poses.js';
+import { resolvePose } from '../src/hand/poses.js';
 import { benchSession, stepFor } from './helpers/user.js';
 
 const SIZES = ['small', 'medium', 'large'];

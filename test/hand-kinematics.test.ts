@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { DIGIT_BASES, DIGIT_LENGTHS, J, JOINT_COUNT } from '../kernels/hand-fk.js';
 import { quatFromEulerDeg, rotateVec } from '../src/geometry/math.js';
 import type { Quat, Vec3 } from '../src/geometry/types.js';
-import { listHandModelIds, loadHandModel } from '../src/user/hand-model.js';
-import { OPENXR_JOINTS, WEBXR_JOINTS, webxrIndex } from '../src/user/joints.js';
+import { listHandModelIds, loadHandModel } from '../src/hand/hand-model.js';
+import { OPENXR_JOINTS, WEBXR_JOINTS, webxrIndex } from '../src/hand/joints.js';
 import { poseHand, type PosedHand } from '../src/user/posed-hand.js';
-import { anglesOf, listPoseNames, poseLibrary, resolvePose } from '../src/user/poses.js';
+import { anglesOf, listPoseNames, poseLibrary, resolvePose } from '../src/hand/poses.js';
 
 const SIZES = ['small', 'medium', 'large'];
 const SIDES = ['left', 'right'] as const;

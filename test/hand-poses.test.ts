@@ -5,10 +5,10 @@
  * independently of our code (test/helpers/toolkit-recognizer.ts), reads each gesture clearly.
  */
 import { describe, expect, it } from 'vitest';
-import { listHandModelIds, loadHandModel } from '../src/user/hand-model.js';
-import { WEBXR_JOINTS } from '../src/user/joints.js';
+import { listHandModelIds, loadHandModel } from '../src/hand/hand-model.js';
+import { WEBXR_JOINTS } from '../src/hand/joints.js';
 import { defaultWristPose, poseHand } from '../src/user/posed-hand.js';
-import { resolvePose } from '../src/user/poses.js';
+import { resolvePose } from '../src/hand/poses.js';
 import { FINGERS, HandAnatomy, type Finger } from './helpers/hand-anatomy.js';
 import { scoreToolkitGestures, TOOLKIT_THRESHOLD, type ToolkitGesture, type Vec } from './helpers/toolkit-recognizer.js';
 

@@ -117,7 +117,7 @@ describe('plane discovery', () => {
     // Moving the whole floor is a pose change: an update flagged 2, and lastChangedTime stays.
     const before = session.sensing.detectedPlanes().find((p) => p.surface === floor)!;
     const lastChanged = before.lastChangedTick;
-    session.environment.moveSurface('floor', [0, -0.06, 0]);
+    session.environment.moveSurface('scene:floor', [0, -0.06, 0]);
     const moved = collect(session, 0.1).filter((e) => e.kind === 'plane-updated' && e.surface === floor) as Extract<SensingEvent, { kind: 'plane-updated' }>[];
     expect(moved).toHaveLength(1);
     expect(moved[0].flags).toBe(2);
@@ -255,14 +255,14 @@ describe('hit tests and anchors', () => {
     expect(events.map((e) => e.kind)).toEqual(['hit-test-results', 'anchor-created']);
     expect((events[0] as Extract<SensingEvent, { kind: 'hit-test-results' }>).results[0]).toMatchObject({ plane: crate.id });
 
-    session.environment.moveSurface('crate', [0.75, 0.3, -1.3]);
+    session.environment.moveSurface('scene:crate', [0.75, 0.3, -1.3]);
     events = collect(session, 0.1);
     const movedAnchor = events.find((e) => e.kind === 'anchor-moved');
     expect(movedAnchor).toMatchObject({ anchor: anchor.id });
     expect(anchor.pose.position[0]).toBeCloseTo(0.75, 6);
     expect(anchor.tracked).toBe(true);
 
-    session.environment.removeSurface('crate');
+    session.environment.removeSurface('scene:crate');
     events = collect(session, 0.1);
     expect(events.map((e) => e.kind)).toEqual(['plane-removed', 'surface-removed', 'anchor-lost']);
     expect(anchor.tracked).toBe(false);

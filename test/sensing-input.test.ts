@@ -88,8 +88,11 @@ describe('bad sensing input', () => {
     expect(material.jsonPath).toBe('$.material');
     const taken = await inputError(() => session.environment.addSurface({ id: 'floor', label: 'table', material: 'vinyl', position: [0, 0, 0], shape: { type: 'box', size: [1, 1, 1] } }));
     expect(taken.jsonPath).toBe('$.id');
-    const unknown = await inputError(() => session.environment.removeSurface('sofa'));
-    expect(unknown.message).toMatch(/no surface "sofa"/);
+    const unknown = await inputError(() => session.environment.removeSurface('scene:sofa'));
+    expect(unknown.message).toMatch(/no surface "scene:sofa"/);
+    expect(unknown.expected).toMatch(/scene:floor/);
+    const old = await inputError(() => session.environment.removeSurface('floor'));
+    expect(old.message).toMatch(/"floor" is the old spelling: write "scene:floor"/);
     session.dispose();
   });
 });

@@ -22,7 +22,7 @@ const TASK: TaskSpec = {
     { id: 'b', mass: 1, friction: 0.5, restitution: 0.5, position: [0.2, 0.05, 0], shape: sphere },
   ],
   sensors: ['s1', 's2', 's3'].map((id, i) => ({ id, position: [i * 0.1, 0.1, 0.3] as [number, number, number], shape: sphere })),
-  validators: [{ type: 'region', body: 'a', min: [-1, -1, -1], max: [1, 1, 1], milestones: [{ id: 'x', threshold: 0 }] }],
+  validators: [{ type: 'region', body: 'task:a', min: [-1, -1, -1], max: [1, 1, 1], milestones: [{ id: 'x', threshold: 0 }] }],
 };
 const model = buildModel(loadScene('empty-lab'), loadTask(TASK));
 const anchor = loadScene('empty-lab').spec.anchors['open-floor'].position;
@@ -51,7 +51,7 @@ function place(frame: Frame, id: string, p: [number, number, number]) {
 }
 
 describe('checkpoints', () => {
-  const spec: ValidatorSpec = { type: 'checkpoints', body: 'a', sensors: ['s1', 's2', 's3'], milestones: [{ id: 'two', threshold: 2 }, { id: 'all', threshold: 3 }] };
+  const spec: ValidatorSpec = { type: 'checkpoints', body: 'task:a', sensors: ['task:s1', 'task:s2', 'task:s3'], milestones: [{ id: 'two', threshold: 2 }, { id: 'all', threshold: 3 }] };
   it('counts first entries in order; an early entry into a later checkpoint does not count', () => {
     const entries: Record<number, string> = { 5: 's2', 10: 's1', 15: 's2', 20: 's3' };
     const [two, all] = runValidator(spec, 30, (f, tick) => {
@@ -71,7 +71,7 @@ describe('checkpoints', () => {
 });
 
 describe('settle', () => {
-  const spec: ValidatorSpec = { type: 'settle', bodies: ['a'], linearSpeedBelow: 0.01, holdFor: 0.2, milestones: [{ id: 'settles', threshold: 0.5 }] };
+  const spec: ValidatorSpec = { type: 'settle', bodies: ['task:a'], linearSpeedBelow: 0.01, holdFor: 0.2, milestones: [{ id: 'settles', threshold: 0.5 }] };
   it('is the time of the last frame that moved faster than the threshold', () => {
     const [m] = runValidator(spec, 90, (f, tick) => place(f, 'a', [Math.min(tick, 30) * 0.001, 0.05, 0]));
     expect(m.metric).toBeCloseTo(30 / 90, 9);
@@ -93,7 +93,7 @@ describe('settle', () => {
 
 describe('drift', () => {
   it('is the largest displacement from the pose at `from`, over the chosen axes', () => {
-    const spec: ValidatorSpec = { type: 'drift', bodies: ['a', 'b'], from: 0.5, axes: 'xz', milestones: [{ id: 'd', threshold: 0.002 }] };
+    const spec: ValidatorSpec = { type: 'drift', bodies: ['task:a', 'task:b'], from: 0.5, axes: 'xz', milestones: [{ id: 'd', threshold: 0.002 }] };
     const [m] = runValidator(spec, 90, (f, tick) => {
       place(f, 'a', [0, tick * 0.01, 0]); // vertical motion does not count with axes xz
       place(f, 'b', [0.2 + (tick === 60 ? 0.003 : tick > 45 ? 0.001 : 0), 0.05, 0.004 * Number(tick < 45)]);
@@ -107,7 +107,7 @@ describe('drift', () => {
 
 describe('final-distance', () => {
   it('measures the last frame only, atMost or atLeast', () => {
-    const near: ValidatorSpec = { type: 'final-distance', body: 'a', target: [0.3, 0, 0.4], axes: 'xz', milestones: [{ id: 'near', threshold: 0.1 }] };
+    const near: ValidatorSpec = { type: 'final-distance', body: 'task:a', target: [0.3, 0, 0.4], axes: 'xz', milestones: [{ id: 'near', threshold: 0.1 }] };
     const far: ValidatorSpec = { ...near, pass: 'atLeast', milestones: [{ id: 'far', threshold: 0.4 }] } as ValidatorSpec;
     const fill = (f: Frame, tick: number) => place(f, 'a', tick < 10 ? [5, 5, 5] : [0, 3, 0]);
     expect(runValidator(near, 10, fill)[0]).toMatchObject({ passed: false, metric: 0.5, ticks: [10] });
@@ -116,7 +116,7 @@ describe('final-distance', () => {
 });
 
 describe('contact', () => {
-  const spec: ValidatorSpec = { type: 'contact', a: 'a', b: 'wall', milestones: [{ id: 'hit', threshold: 0.5 }] };
+  const spec: ValidatorSpec = { type: 'contact', a: 'task:a', b: 'task:wall', milestones: [{ id: 'hit', threshold: 0.5 }] };
   it('is the time of the first contact-start between the two objects', () => {
     const [m] = runValidator(spec, 90, (f, tick) => {
       if (tick === 20) f.pushEvent2(EventType.ContactStart, colliderOf('b'), colliderOf('wall'));
@@ -133,7 +133,7 @@ describe('contact', () => {
 
 describe('region', () => {
   it('is the worst distance outside the box', () => {
-    const spec: ValidatorSpec = { type: 'region', body: 'a', min: [-0.1, 0, -0.1], max: [0.1, 1, 0.1], milestones: [{ id: 'in', threshold: 0.01 }] };
+    const spec: ValidatorSpec = { type: 'region', body: 'task:a', min: [-0.1, 0, -0.1], max: [0.1, 1, 0.1], milestones: [{ id: 'in', threshold: 0.01 }] };
     const [m] = runValidator(spec, 20, (f, tick) => place(f, 'a', tick === 12 ? [0.13, 0.5, -0.14] : [0, 0.5, 0]));
     expect(m.metric).toBeCloseTo(0.05, 6);
     expect(m).toMatchObject({ passed: false, ticks: [12] });

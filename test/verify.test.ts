@@ -25,7 +25,7 @@ describe('verifyStream', () => {
     const { path } = await recordWithFrames({ task: 'physics/rolling-ball-checkpoints', seed: 2 });
     const report = await verifyStream(path, {
       beforeStep: (session, tick) => {
-        if (tick === 121) session.applyImpulse('ball', [0, 0, 1e-4]);
+        if (tick === 121) session.applyImpulse('task:ball', [0, 0, 1e-4]);
       },
     });
     expect(report.identical).toBe(false);

@@ -15,7 +15,7 @@ const session = await createSession({ task: 'physics/rolling-ball-checkpoints', 
 let sensorEntries = 0;
 while (!session.done) {
   const frame = session.step();
-  if (frame.tick === 100) session.applyImpulse('ball', [0, 0, 0.005]);
+  if (frame.tick === 100) session.applyImpulse('task:ball', [0, 0, 0.005]);
   for (let i = 0; i < frame.eventWords; i += 1 + (frame.events[i] & 0xffff)) if (frame.events[i] >>> 16 === 3) sensorEntries++;
 }
 const nudged = session.finish();

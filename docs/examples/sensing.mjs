@@ -13,12 +13,12 @@ const task = {
   user: { posture: 'seated', start: { position: [0, 0, 0.35], yawDeg: 180 } },
   sensing: { depth: { noise: 'headset' }, planes: true },
   bodies: [{ id: 'cube', mass: 0.1, friction: 0.5, restitution: 0.1, position: [0.15, 0.0205, 0.05], shape: { type: 'box', size: [0.04, 0.04, 0.04] } }],
-  validators: [{ type: 'region', body: 'cube', min: [-1, -1, -1], max: [1, 1, 1], milestones: [{ id: 'cube-stays-near', threshold: 0 }] }],
+  validators: [{ type: 'region', body: 'task:cube', min: [-1, -1, -1], max: [1, 1, 1], milestones: [{ id: 'cube-stays-near', threshold: 0 }] }],
 };
 
 const session = await createSession({ task, seed: 1 });
 const seconds = () => (session.tick * session.model.timing.dt).toFixed(2);
-const surfaceName = (index) => session.model.statics[index]?.id ?? session.environment.surfaceIds()[index];
+const surfaceName = (index) => session.environment.surfaceAt(index)?.ref;
 const stepUntil = (t) => {
   while (session.tick * session.model.timing.dt < t) {
     session.step();
@@ -48,10 +48,10 @@ session.environment.addSurface({ id: 'crate', label: 'table', material: 'painted
 stepUntil(6);
 session.user.head.turnTo(180, -35);
 stepUntil(8);
-const crate = session.sensing.detectedPlanes().find((p) => surfaceName(p.surface) === 'crate');
+const crate = session.sensing.detectedPlanes().find((p) => surfaceName(p.surface) === 'scene:crate');
 const anchor = session.sensing.createAnchor({ position: [0.55, 0.6, -1.3], rotation: [0, 0, 0, 1] }, crate);
 console.log('the crate is taken away at 8 s:');
-session.environment.removeSurface('crate');
+session.environment.removeSurface('scene:crate');
 stepUntil(8.5);
 console.log(`anchor tracked: ${anchor.tracked}`);
 console.log(`result: ${session.finish().status}`);

@@ -13,7 +13,7 @@ const task = {
   placement: { anchor: 'table-top', clear: [0.5, 0.35] },
   user: { posture: 'seated', start: { position: [0, 0, 0.35], yawDeg: 0 } },
   bodies: [{ id: 'cube', mass: 0.1, friction: 0.5, restitution: 0.1, position: [0.15, 0.0205, 0.05], shape: { type: 'box', size: [0.04, 0.04, 0.04] } }],
-  validators: [{ type: 'region', body: 'cube', min: [-1, -1, -1], max: [1, 1, 1], milestones: [{ id: 'cube-stays-near', threshold: 0 }] }],
+  validators: [{ type: 'region', body: 'task:cube', min: [-1, -1, -1], max: [1, 1, 1], milestones: [{ id: 'cube-stays-near', threshold: 0 }] }],
 };
 
 const session = await createSession({ task, seed: 1, dominantHand: 'right' });

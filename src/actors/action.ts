@@ -27,8 +27,8 @@ export interface ActorContext {
   jitter(seconds: number): number;
   /** How many times the app has emitted an event of this name so far. */
   appEventCount(name: string): number;
-  /** A dynamic body's world position by id (`ball`, `scene:mug`), or null if unknown. */
-  bodyPosition(id: string): Vec3 | null;
+  /** A dynamic body's world position (`task:ball`, `scene:mug`). Throws for an unknown body. */
+  bodyPosition(ref: string): Vec3;
 }
 
 /** An action's state after an update. */

@@ -3,8 +3,11 @@
  * internals. A script is a generator function `function* (a) { yield a.wait(1); ... }` exported by default
  * from a module; `yield [x, y]` (an array) runs actions in parallel.
  */
+import { XrsimInputError } from '../errors.js';
 import type { Vec3 } from '../geometry/types.js';
-import type { SideRef } from '../user/user.js';
+import { sharedImporter, type ModuleImporter } from '../app/fresh-modules.js';
+import type { ModuleRef } from '../task/programs.js';
+import { sideOf, type SideRef } from '../hand/side.js';
 import { parallel, sequence, type Action } from './action.js';
 import { controllerVerbs, type ControllerVerbs } from './controller-verbs.js';
 import { find } from './find.js';
@@ -42,10 +45,9 @@ export type ActorScript = (a: ActorApi) => Generator<Action | Action[], void, un
 
 /** Builds the API for a session whose dominant hand is `dominant` (every verb returns a fresh action). */
 export function actorApi(dominant: 'left' | 'right' = 'right'): ActorApi {
-  const sideOf = (ref: SideRef) => (ref === 'dominant' ? dominant : ref === 'other' ? (dominant === 'right' ? 'left' : 'right') : ref);
   return {
     dominantSide: dominant,
-    side: (ref) => (sideOf(ref) === 'right' ? 1 : -1),
+    side: (ref) => (sideOf(ref, dominant) === 'right' ? 1 : -1),
     head: headVerbs(),
     hand: handVerbs,
     controller: controllerVerbs,
@@ -62,4 +64,13 @@ export function actorApi(dominant: 'left' | 'right' = 'right'): ActorApi {
     tag,
     offset,
   };
+}
+
+/** Imports an actor script (the module's default export, a generator function), with the session's importer. */
+export async function importActors(ref: ModuleRef, importModule: ModuleImporter = sharedImporter): Promise<ActorScript> {
+  const module = (await importModule(ref.path)) as { default?: unknown };
+  if (typeof module.default !== 'function') {
+    throw new XrsimInputError(`${ref.path} is not an actor script: its default export must be a generator function`, { file: ref.path, expected: 'export default function* (a) { yield a.wait(1); ... }' });
+  }
+  return module.default as ActorScript;
 }

@@ -3,7 +3,7 @@
  */
 import type { Vec3 } from '../geometry/types.js';
 import type { ButtonName } from '../user/controller.js';
-import type { SideRef } from '../user/user.js';
+import type { SideRef } from '../hand/side.js';
 import { sequence, timed, type Action } from './action.js';
 import { asTarget, type Target } from './targets.js';
 

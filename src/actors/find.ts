@@ -5,7 +5,7 @@
 import { castRay } from '../../kernels/ray-intersect.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { HandPoint } from '../user/hand.js';
-import type { SideRef } from '../user/user.js';
+import type { SideRef } from '../hand/side.js';
 import { sequence, type Action, type ActorContext } from './action.js';
 import { gazeError, headVerbs } from './head-verbs.js';
 import { handVerbs } from './hand-verbs.js';

@@ -5,7 +5,7 @@
 import { rotateVec } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { HandPoint } from '../user/hand.js';
-import type { SideRef } from '../user/user.js';
+import type { SideRef } from '../hand/side.js';
 import { sequence, timed, type Action, type ActorContext } from './action.js';
 import { asTarget, type Resolved, type Target } from './targets.js';
 

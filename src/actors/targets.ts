@@ -3,8 +3,9 @@
  * centre of its plane face), or a semantic tag that the app publishes, resolved again every tick, so
  * actors follow what the app does (closed loop). `offset` shifts any target in the task frame.
  */
-import { toWorld, rotateVec } from '../geometry/math.js';
+import { quatAxis, rotateVec, toWorld } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
+import { staticIndexOf } from '../model/references.js';
 import { choosePlane } from '../sensing/plane-candidates.js';
 import type { ActorContext } from './action.js';
 
@@ -31,13 +32,12 @@ export function world(x: number, y: number, z: number): Target {
   return { label: `world(${x}, ${y}, ${z})`, resolve: () => ({ point: [x, y, z], normal: null, rotation: null }) };
 }
 
-/** The centre of a surface's plane face (scene surface id, or `task:<fixture>`), with its normal. */
-export function surface(id: string): Target {
+/** The centre of a surface's plane face (`scene:<surface>` or `task:<fixture>`), with its normal. */
+export function surface(ref: string): Target {
   return {
-    label: `surface(${id})`,
+    label: `surface(${ref})`,
     resolve(ctx) {
-      const index = ctx.model.statics.findIndex((s) => (s.origin === 'scene' ? s.id : `task:${s.id}`) === id);
-      if (index < 0) return null;
+      const index = staticIndexOf(ctx.model, ref, { bare: 'scene' });
       const scene = ctx.sensing.sceneIndex;
       const size = ctx.model.sources.scene.room.size;
       const plane = choosePlane(scene.geometry, scene.statics[index], ctx.model.statics[index].label, [0, size[1] / 2, 0], 0);
@@ -45,8 +45,7 @@ export function surface(id: string): Target {
       const g = scene.geometry;
       const p = plane.primitive;
       const local = plane.local.position;
-      const [x, y, z, w] = plane.local.rotation;
-      const localNormal = [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)];
+      const localNormal = quatAxis(plane.local.rotation, 'y');
       const toWorldDir = (v: readonly number[]): Vec3 => [0, 1, 2].map((k) => g.rot(p, 0, k) * v[0] + g.rot(p, 1, k) * v[1] + g.rot(p, 2, k) * v[2]) as Vec3;
       const offset = toWorldDir(local);
       return { point: [g.position[p * 3] + offset[0], g.position[p * 3 + 1] + offset[1], g.position[p * 3 + 2] + offset[2]], normal: toWorldDir(localNormal), rotation: null };

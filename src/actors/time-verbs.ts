@@ -13,8 +13,8 @@ export interface ActorView {
   tag(role: string): Vec3 | null;
   /** The detected planes. */
   planes(): DetectedPlane[];
-  /** A dynamic body's position (`ball`, `scene:mug`), or null. */
-  body(id: string): Vec3 | null;
+  /** A dynamic body's position (`task:ball`, `scene:mug`). Throws for an unknown body. */
+  body(ref: string): Vec3;
   /** How many times the app emitted an event of this name. */
   appEvents(name: string): number;
 }

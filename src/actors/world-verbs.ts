@@ -3,10 +3,11 @@
  */
 import { eulerDegFromQuat, quatFromEulerDeg, quatMultiply, rotateVec, toWorld } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
+import { bodyIndexOf } from '../model/references.js';
 import type { SurfaceSpec } from '../scene/types.js';
 import { instant, type Action, type ActorContext } from './action.js';
 
-/** Verbs on one dynamic body (a task body id, or `scene:<prop id>`). */
+/** Verbs on one dynamic body (`task:<body id>` or `scene:<prop id>`). */
 export interface ObjectVerbs {
   /** Teleports it to a task-frame point (at rest). */
   move(position: Vec3, eulerDeg?: Vec3): Action;
@@ -19,19 +20,17 @@ export interface ObjectVerbs {
 /** Environment verbs. Positions are in the task frame, like every other actor coordinate. */
 export interface EnvironmentVerbs {
   addSurface(surface: SurfaceSpec): Action;
-  moveSurface(id: string, position: Vec3, eulerDeg?: Vec3): Action;
-  removeSurface(id: string): Action;
+  /** Moves a surface (`scene:<id>`, `task:<fixture id>`; added surfaces are `scene:<id>`). */
+  moveSurface(ref: string, position: Vec3, eulerDeg?: Vec3): Action;
+  removeSurface(ref: string): Action;
 }
 
-/** Index of a body by id in the model. */
-export function bodyIndex(ctx: ActorContext, id: string): number {
-  const [origin, name] = id.startsWith('scene:') ? ['scene', id.slice(6)] : ['task', id.replace(/^task:/, '')];
-  const index = ctx.model.bodies.findIndex((b) => b.origin === origin && b.id === name);
-  if (index < 0) throw new Error(`no dynamic body "${id}"`);
-  return index;
+/** Index in the model of the body an actor names. */
+function bodyIndex(ctx: ActorContext, ref: string): number {
+  return bodyIndexOf(ctx.model, ref, { bare: 'task' });
 }
 
-/** Builds the verbs of body `id`. */
+/** Builds the verbs of body `id` (a reference: `task:ball`, `scene:mug`). */
 export function objectVerbs(id: string): ObjectVerbs {
   return {
     move: (position, eulerDeg) =>
@@ -52,12 +51,12 @@ export function environmentVerbs(): EnvironmentVerbs {
         const frame = ctx.model.taskFrame;
         ctx.environment.addSurface({ ...surface, position: toWorld(frame, surface.position), eulerDeg: worldEuler(surface.eulerDeg, frame.rotation) });
       }),
-    moveSurface: (id, position, eulerDeg) =>
-      instant(`environment.moveSurface(${id})`, (ctx) => {
+    moveSurface: (ref, position, eulerDeg) =>
+      instant(`environment.moveSurface(${ref})`, (ctx) => {
         const frame = ctx.model.taskFrame;
-        ctx.environment.moveSurface(id, toWorld(frame, position), worldEuler(eulerDeg, frame.rotation));
+        ctx.environment.moveSurface(ref, toWorld(frame, position), worldEuler(eulerDeg, frame.rotation));
       }),
-    removeSurface: (id) => instant(`environment.removeSurface(${id})`, (ctx) => ctx.environment.removeSurface(id)),
+    removeSurface: (ref) => instant(`environment.removeSurface(${ref})`, (ctx) => ctx.environment.removeSurface(ref)),
   };
 }
 

@@ -17,7 +17,7 @@ import type { Sensing } from '../sensing/sensing.js';
 import { TagRegistry } from './tags.js';
 import type { HitTestResult } from '../sensing/hit-test.js';
 import type { AppBody, AppBodyOptions, AppContext, AppModule, HitTestSource } from './types.js';
-import { XrFrameBuilder } from './xr-frame.js';
+import { targetRayDirection, XrFrameBuilder } from './xr-frame.js';
 
 /** The suffix a fresh module instance's file name carries (`app/fresh-modules.ts`): not part of a stack's meaning. */
 const FRESH_INSTANCE = /\?xrsim-instance=\d+/g;
@@ -120,9 +120,9 @@ export class AppHost {
     for (const source of this.hitSources) {
       const pose = source.space === 'viewer' ? xr.viewerPose : source.space.targetRayPose;
       if (!pose || (source.space !== 'viewer' && !xr.inputSources.includes(source.space))) continue;
-      const { position: p, orientation: q } = pose.transform;
+      const { position: p } = pose.transform;
       // The ray runs along the space's −Z axis.
-      const forward: Vec3 = [-2 * (q.x * q.z + q.w * q.y), -2 * (q.y * q.z - q.w * q.x), -(1 - 2 * (q.x * q.x + q.y * q.y))];
+      const forward = targetRayDirection(pose.transform);
       results.set(source, this.sensing.hitTest([p.x, p.y, p.z], forward, { entityTypes: source.entityTypes, record: false }));
     }
     xr.getHitTestResults = (source) => results.get(source) ?? [];

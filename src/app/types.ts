@@ -132,8 +132,8 @@ export interface AppBody {
   /** Teleports it (dynamic) or sets its next pose (kinematic). */
   setPose(position: Vec3, rotation?: [number, number, number, number]): void;
   setVelocity(velocity: Vec3): void;
-  /** Ids and labels of the scene surfaces it touches now (`{ id, label }`). */
-  touching(): { id: string; label: string }[];
+  /** The surfaces it touches now: their references (`scene:floor`, `task:tray`) and labels. */
+  touching(): { ref: string; label: string }[];
   remove(): void;
   readonly removed: boolean;
 }

@@ -5,15 +5,17 @@
  * select/squeeze events come from pinches and controller buttons with the hysteresis real runtimes use.
  */
 import { EventType } from '../frame/events.js';
-import { quatFromAxes } from '../geometry/math.js';
+import { quatAxis, quatFromAxes } from '../geometry/math.js';
+import type { Vec3 } from '../geometry/types.js';
 import type { Frame } from '../frame/frame.js';
 import { HAND_CHANNEL_FLOATS, HAND_JOINT_FLOATS } from '../frame/layout.js';
 import { GESTURE_CRITERIA } from '../user/gestures.js';
-import { WEBXR_JOINTS } from '../user/joints.js';
+import { WEBXR_JOINTS } from '../hand/joints.js';
 import { XR_STANDARD_BUTTONS } from '../user/controller.js';
 import type { Sensing } from '../sensing/sensing.js';
 import type { DetectedPlane } from '../sensing/planes.js';
 import type { Anchor } from '../sensing/anchors.js';
+import { forward } from './xr-math.js';
 import type { XrFrameLike, XrInputEvent, XrInputSource, XrTransform } from './types.js';
 
 /** Controller buttons count as pressed above this value and released below the lower one. */
@@ -190,8 +192,7 @@ export function handTargetRay(channel: ArrayLike<number>, head: ArrayLike<number
 /** The viewer pose: the head, and two views ±IPD/2 along its +X axis. */
 function viewerPose(head: Float32Array, ipd: number): XrFrameLike['viewerPose'] {
   const [qx, qy, qz, qw] = [head[3], head[4], head[5], head[6]];
-  // The head's +X axis: the first column of its rotation.
-  const ax = 1 - 2 * (qy * qy + qz * qz), ay = 2 * (qx * qy + qw * qz), az = 2 * (qx * qz - qw * qy);
+  const [ax, ay, az] = quatAxis([qx, qy, qz, qw], 'x');
   const view = (eye: 'left' | 'right', sign: number) => ({
     eye,
     transform: {
@@ -204,3 +205,6 @@ function viewerPose(head: Float32Array, ipd: number): XrFrameLike['viewerPose'] 
     views: [view('left', -1), view('right', 1)],
   };
 }
+
+/** The direction of a pose's target ray (a hit-test source's ray): where it looks, its −Z axis. */
+export const targetRayDirection: (t: XrTransform) => Vec3 = forward;

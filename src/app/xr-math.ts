@@ -3,29 +3,23 @@
  * three.js app would use three's math instead. Vectors are `[x, y, z]` arrays; WebXR points `{ x, y, z }`
  * convert with `vec`.
  */
-import { quatFromAxes } from '../geometry/math.js';
+import { add, cross, distance, dot, length, lerp, quatAxis, quatFromAxes, rotateVec, sub, vecScale as scale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import type { CpuDepthInformation } from '../sensing/depth-information.js';
 import type { XrInputSource, XrPoint, XrTransform } from './types.js';
 
+/** The library's vector operations (`src/geometry/math.ts`), under the names apps use. */
+export { add, sub, scale, dot, cross, length, distance, lerp };
+
 /** `[x, y, z]` of a WebXR point. */
 export const vec = (p: XrPoint | { x: number; y: number; z: number }): Vec3 => [p.x, p.y, p.z];
-export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-export const scale = (a: Vec3, k: number): Vec3 => [a[0] * k, a[1] * k, a[2] * k];
-export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-export const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-export const length = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
-export const distance = (a: Vec3, b: Vec3): number => length(sub(a, b));
+/** `a` at unit length (a zero vector stays zero). */
 export const normalize = (a: Vec3): Vec3 => scale(a, 1 / (length(a) || 1));
-export const lerp = (a: Vec3, b: Vec3, t: number): Vec3 => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
 
 /** An axis of a transform's orientation: `x`, `y` or `z` (−z is forward in WebXR). */
 export function axis(t: XrTransform, which: 'x' | 'y' | 'z'): Vec3 {
   const { x, y, z, w } = t.orientation;
-  if (which === 'x') return [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)];
-  if (which === 'y') return [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)];
-  return [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)];
+  return quatAxis([x, y, z, w], which);
 }
 
 /** Where a transform looks (its −Z axis). */
@@ -57,7 +51,7 @@ export function depthAt(info: CpuDepthInformation, point: Vec3): { surface: numb
   const q = t.orientation;
   const d = sub(point, [t.position.x, t.position.y, t.position.z]);
   // Into the camera frame: rotate by the conjugate of its orientation.
-  const local = rotateBy([-q.x, -q.y, -q.z, q.w], d);
+  const local = rotateVec([-q.x, -q.y, -q.z, q.w], d);
   if (local[2] >= -1e-6) return null;
   const m = info.projectionMatrix;
   const ndcX = (m[0] * local[0] + m[8] * local[2]) / -local[2];
@@ -67,13 +61,6 @@ export function depthAt(info: CpuDepthInformation, point: Vec3): { surface: numb
   if (x < 0 || x > 1 || y < 0 || y > 1) return null;
   const surface = info.getDepthInMeters(x, y);
   return surface > 0 ? { surface, point: -local[2] } : null;
-}
-
-function rotateBy(q: readonly number[], v: Vec3): Vec3 {
-  const [x, y, z, w] = q;
-  const c = cross([x, y, z], v);
-  const cc = cross([x, y, z], c);
-  return [v[0] + 2 * (w * c[0] + cc[0]), v[1] + 2 * (w * c[1] + cc[1]), v[2] + 2 * (w * c[2] + cc[2])];
 }
 
 /** A hand joint's position (`index-finger-tip`), or null when the source has no tracked hand. */

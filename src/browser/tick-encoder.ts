@@ -8,7 +8,7 @@
  */
 import type { HitTestResult } from '../sensing/hit-test.js';
 import type { XrFrameLike, XrInputSource, XrTransform } from '../app/types.js';
-import { WEBXR_JOINTS } from '../user/joints.js';
+import { WEBXR_JOINTS } from '../hand/joints.js';
 import {
   CONTROLLER_SOURCE_FLOATS,
   HAND_SOURCE_FLOATS,

@@ -1,7 +1,14 @@
 /**
- * Small pose algebra for building models (not a hot path: per-frame math lives in `kernels/`).
+ * The math module: vectors, quaternions, rotating a vector, a rotation's axes, and pose algebra, on
+ * `[x, y, z]` and `[x, y, z, w]` tuples. Every formula is written once: the quaternion ones here call the
+ * typed-array kernels of `kernels/quat.ts` (which hot loops call directly), so both compute the same
+ * expression in the same order, bit for bit.
  */
+import { quatAxesInto, quatMultiplyInto, rotateInto } from '../../kernels/quat.js';
 import type { PartSpec, Quat, ShapeSpec, Vec3 } from './types.js';
+
+/** Scratch for the kernels (these functions return fresh tuples; nothing here is re-entrant). */
+const scratch = new Float64Array(9);
 
 /** A rigid transform. */
 export interface Pose {
@@ -15,15 +22,9 @@ const DEG = Math.PI / 180;
 export const IDENTITY_QUAT: Quat = [0, 0, 0, 1];
 
 /** Hamilton product `a ⊗ b` (apply `b`, then `a`). */
-export function quatMultiply(a: Quat, b: Quat): Quat {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
+export function quatMultiply(a: ArrayLike<number>, b: ArrayLike<number>): Quat {
+  quatMultiplyInto(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], scratch, 0);
+  return [scratch[0], scratch[1], scratch[2], scratch[3]];
 }
 
 /** Rotation of `angle` radians about a unit `axis`. */
@@ -43,13 +44,9 @@ export function quatFromEulerDeg(euler: Vec3 | undefined): Quat {
 
 /** The intrinsic X-then-Y-then-Z angles (degrees) of a rotation: the inverse of {@link quatFromEulerDeg}. */
 export function eulerDegFromQuat(q: Quat): Vec3 {
-  const [x, y, z, w] = q;
-  // R = Rx(a)·Ry(b)·Rz(c): m02 = sin b, m12 = −sin a cos b, m22 = cos a cos b, m01 = −cos b sin c, m00 = cos b cos c.
-  const m02 = 2 * (x * z + w * y);
-  const m12 = 2 * (y * z - w * x);
-  const m22 = 1 - 2 * (x * x + y * y);
-  const m01 = 2 * (x * y - w * z);
-  const m00 = 1 - 2 * (y * y + z * z);
+  // R = Rx(a)·Ry(b)·Rz(c), whose columns are the axes: m02 = sin b, m12 = −sin a cos b, m22 = cos a cos b,
+  // m01 = −cos b sin c, m00 = cos b cos c.
+  const { x: [m00], y: [m01], z: [m02, m12, m22] } = quatAxes(q);
   return [Math.atan2(-m12, m22) / DEG, Math.asin(Math.max(-1, Math.min(1, m02))) / DEG, Math.atan2(-m01, m00) / DEG];
 }
 
@@ -70,7 +67,7 @@ export function quatConjugate(q: Quat): Quat {
 }
 
 /** `v` scaled by `k`. */
-export function vecScale(v: Vec3, k: number): Vec3 {
+export function vecScale(v: ArrayLike<number>, k: number): Vec3 {
   return [v[0] * k, v[1] * k, v[2] * k];
 }
 
@@ -87,14 +84,14 @@ export function vecNormalize(v: Vec3): Vec3 {
 export function quatFromAxes(y: Vec3, z: Vec3, exact: 'y' | 'z' = 'y'): Quat {
   const orthogonal = (keep: Vec3, adjust: Vec3): [Vec3, Vec3] => {
     const k = vecNormalize(keep);
-    const d = k[0] * adjust[0] + k[1] * adjust[1] + k[2] * adjust[2];
+    const d = dot(k, adjust);
     return [k, vecNormalize([adjust[0] - d * k[0], adjust[1] - d * k[1], adjust[2] - d * k[2]])];
   };
   let Y: Vec3;
   let Z: Vec3;
   if (exact === 'y') [Y, Z] = orthogonal(y, z);
   else [Z, Y] = orthogonal(z, y);
-  const X: Vec3 = [Y[1] * Z[2] - Y[2] * Z[1], Y[2] * Z[0] - Y[0] * Z[2], Y[0] * Z[1] - Y[1] * Z[0]];
+  const X = cross(Y, Z);
   // Rotation matrix with columns X, Y, Z → quaternion (Shepperd's method).
   const trace = X[0] + Y[1] + Z[2];
   if (trace > 0) {
@@ -114,34 +111,73 @@ export function quatFromAxes(y: Vec3, z: Vec3, exact: 'y' | 'z' = 'y'): Quat {
 }
 
 /** Rotates vector `v` by unit quaternion `q`. */
-export function rotateVec(q: Quat, v: Vec3): Vec3 {
-  const [x, y, z, w] = q;
-  // t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+export function rotateVec(q: ArrayLike<number>, v: ArrayLike<number>): Vec3 {
+  rotateInto(q[0], q[1], q[2], q[3], v[0], v[1], v[2], scratch, 0);
+  return [scratch[0], scratch[1], scratch[2]];
+}
+
+/** The axes of rotation `q` in the world: its X (right), Y (up) and Z (back; WebXR looks along −Z). */
+export function quatAxes(q: ArrayLike<number>): { x: Vec3; y: Vec3; z: Vec3 } {
+  quatAxesInto(q[0], q[1], q[2], q[3], scratch, 0);
+  return { x: [scratch[0], scratch[1], scratch[2]], y: [scratch[3], scratch[4], scratch[5]], z: [scratch[6], scratch[7], scratch[8]] };
+}
+
+/** One axis of rotation `q`: `x`, `y` or `z`. */
+export function quatAxis(q: ArrayLike<number>, axis: 'x' | 'y' | 'z'): Vec3 {
+  return quatAxes(q)[axis];
+}
+
+/** `a + b`. */
+export function add(a: ArrayLike<number>, b: ArrayLike<number>): Vec3 {
+  return [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+}
+
+/** `a − b`. */
+export function sub(a: ArrayLike<number>, b: ArrayLike<number>): Vec3 {
+  return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+}
+
+/** `a · b`. */
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/** `a × b`. */
+export function cross(a: ArrayLike<number>, b: ArrayLike<number>): Vec3 {
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+
+/** Euclidean length. */
+export function length(a: ArrayLike<number>): number {
+  return Math.hypot(a[0], a[1], a[2]);
+}
+
+/** Distance between two points. */
+export function distance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return length(sub(a, b));
+}
+
+/** The point a fraction `t` of the way from `a` to `b`. */
+export function lerp(a: ArrayLike<number>, b: ArrayLike<number>, t: number): Vec3 {
+  return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
 }
 
 /** `parent ∘ child`: the child pose expressed in the parent's frame, mapped to the world. */
 export function composePose(parent: Pose, child: Pose): Pose {
-  const p = rotateVec(parent.rotation, child.position);
   return {
-    position: [parent.position[0] + p[0], parent.position[1] + p[1], parent.position[2] + p[2]],
+    position: add(parent.position, rotateVec(parent.rotation, child.position)),
     rotation: quatNormalize(quatMultiply(parent.rotation, child.rotation)),
   };
 }
 
 /** Maps a world point into the frame `pose`. */
 export function toLocal(pose: Pose, point: Vec3): Vec3 {
-  const d: Vec3 = [point[0] - pose.position[0], point[1] - pose.position[1], point[2] - pose.position[2]];
-  return rotateVec(quatConjugate(pose.rotation), d);
+  return rotateVec(quatConjugate(pose.rotation), sub(point, pose.position));
 }
 
 /** Maps a point in frame `pose` to the world. */
 export function toWorld(pose: Pose, point: Vec3): Vec3 {
-  const r = rotateVec(pose.rotation, point);
-  return [pose.position[0] + r[0], pose.position[1] + r[1], pose.position[2] + r[2]];
+  return add(pose.position, rotateVec(pose.rotation, point));
 }
 
 /** Half extents of a shape's bounding box in its own frame. */

@@ -181,3 +181,11 @@ function pickMostSpecific(errors: ErrorObject[]): ErrorObject[] {
   const isSummary = (e: ErrorObject) => e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if';
   return [...errors].sort((a, b) => Number(isSummary(a)) - Number(isSummary(b)) || depth(b) - depth(a));
 }
+
+const documents = new Map<string, unknown>();
+
+/** The parsed JSON Schema document at `schemaPath` (read once), for code that reads a schema's structure. */
+export function schemaDocument(schemaPath: string): unknown {
+  if (!documents.has(schemaPath)) documents.set(schemaPath, readJsonFile(schemaPath));
+  return documents.get(schemaPath);
+}

@@ -11,11 +11,12 @@ import { contentHash, deepFreeze } from './canonical.js';
 import type { SurfaceSpec } from '../scene/types.js';
 import type { FixtureSpec } from '../task/types.js';
 import { createFkScratch, DIGIT_BASES, handLocalPoses, J } from '../../kernels/hand-fk.js';
-import { resolveUser } from '../user/config.js';
-import { resolveSensing } from '../sensing/options.js';
-import { checkPrograms, resolvePrograms } from '../app/programs.js';
-import { loadHandModel, type HandModel } from '../user/hand-model.js';
-import { resolvePose } from '../user/poses.js';
+import { resolveUser } from '../task/user-options.js';
+import { resolveSensing } from '../task/sensing-options.js';
+import { checkPrograms, resolvePrograms } from '../task/programs.js';
+import { loadHandModel, type HandModel } from '../hand/hand-model.js';
+import { resolvePose } from '../hand/poses.js';
+import { checkValidatorReferences } from './references.js';
 import type { BodyModel, ColliderModel, HandPartModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
 
 /** Default tick: 90 Hz, the common headset refresh rate. */
@@ -123,6 +124,8 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
       colliders: addColliders(body, owner, dynamicMaterial(body), false),
     });
   }
+  // The loader checked the task's own objects; the scene's are known now.
+  checkValidatorReferences({ statics, sensors, bodies }, taskSpec.validators, task.file);
 
   const handModel = loadHandModel(options.handModel ?? 'medium');
   const handModelSpec = withoutSchemaKey(handModel.spec);

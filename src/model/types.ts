@@ -6,11 +6,11 @@
 import type { Pose } from '../geometry/math.js';
 import type { SemanticLabel, ShapeSpec, Vec3 } from '../geometry/types.js';
 import type { SceneSpec } from '../scene/types.js';
-import type { RandomizeSpec, TaskSpec, ValidatorSpec } from '../task/types.js';
-import type { UserModel, UserOptions } from '../user/config.js';
-import type { HandModelSpec } from '../user/hand-model.js';
-import type { SensingModel, SensingOptions } from '../sensing/options.js';
-import type { ProgramSources } from '../app/programs.js';
+import type { RandomizeSpec, TaskSpec, ValidatorSpecBase } from '../task/types.js';
+import type { UserModel, UserOptions } from '../task/user-options.js';
+import type { HandModelSpec } from '../hand/hand-model.js';
+import type { SensingModel, SensingOptions } from '../task/sensing-options.js';
+import type { ProgramSources } from '../task/programs.js';
 
 /** Where an object was declared. Scene and task ids live in separate namespaces. */
 export type ObjectOrigin = 'scene' | 'task';
@@ -106,7 +106,7 @@ export interface SimModel {
   readonly bodies: readonly BodyModel[];
   readonly colliders: readonly ColliderModel[];
   readonly randomize: readonly RandomizeSpec[];
-  readonly validators: readonly ValidatorSpec[];
+  readonly validators: readonly ValidatorSpecBase[];
   /** The simulated user: hand model, posture, start, inputs, tracking volume, contact limit, perturbation. */
   readonly user: UserModel;
   /** Kinematic hand parts (empty when the session has no hands), left hand first. */

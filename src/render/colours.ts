@@ -4,6 +4,7 @@
  * Image-based judges can map a colour back to its label.
  */
 import { SEMANTIC_LABELS, type SemanticLabel } from '../geometry/types.js';
+import type { PrimitiveLook } from '../sensing/recorded-scene.js';
 
 /** Base colours, RGB 0–255. */
 export const LABEL_COLOURS: Record<SemanticLabel | 'prop' | 'hand', [number, number, number]> = {
@@ -36,3 +37,15 @@ const clamp = (v: number) => Math.max(0, Math.min(255, v));
 
 /** Labels in colour-table order (for legends). */
 export const COLOUR_LEGEND = [...SEMANTIC_LABELS, 'prop', 'hand'] as const;
+
+/**
+ * The colour of each primitive of a recorded scene, from what it shows; computed once per primitive (a
+ * primitive never changes what it shows, and surfaces added later get new primitives).
+ */
+export function primitiveColours(scene: { lookOf(primitive: number): PrimitiveLook }): (primitive: number) => readonly number[] {
+  const colours: (readonly number[])[] = [];
+  return (primitive) => {
+    const look = scene.lookOf(primitive);
+    return (colours[primitive] ??= objectColour(look.label, look.index));
+  };
+}

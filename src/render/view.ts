@@ -8,6 +8,7 @@ import { composePose, quatFromAxes, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { SimModel } from '../model/types.js';
 import { RecordedScene, VIEW_KINDS } from '../sensing/recorded-scene.js';
+import { primitiveColours } from './colours.js';
 import type { RenderedView } from './gl-renderer.js';
 
 export { RecordedScene, VIEW_KINDS };
@@ -76,7 +77,8 @@ export class CpuViewRenderer {
     // Primitives only ever get added (surfaces at run time), and keep their colour.
     if (this.paletteFor !== g.count) {
       this.palette = new Uint8Array(g.count * 3);
-      for (let i = 0; i < g.count; i++) this.palette.set(scene.colourOf(i), i * 3);
+      const colourOf = primitiveColours(scene);
+      for (let i = 0; i < g.count; i++) this.palette.set(colourOf(i), i * 3);
       this.paletteFor = g.count;
     }
     this.raster.render(g, camera, VIEW_KINDS);

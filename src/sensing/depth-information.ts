@@ -11,6 +11,7 @@
  *   the buffer and scales the raw value.
  */
 import type { RasterCamera } from '../../kernels/depth-raster.js';
+import { quatAxes } from '../geometry/math.js';
 
 /** A rigid transform in WebXR's shape: position, orientation and its 4×4 column-major matrix. */
 export interface RigidTransformLike {
@@ -25,13 +26,9 @@ export const IDENTITY_TRANSFORM: RigidTransformLike = rigidTransform([0, 0, 0], 
 /** A rigid transform from a position and a quaternion `[x, y, z, w]`. */
 export function rigidTransform(position: readonly number[], q: readonly number[]): RigidTransformLike {
   const [x, y, z, w] = q;
-  // Column-major rotation, then the translation in the last column.
-  const matrix = new Float32Array([
-    1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
-    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
-    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
-    position[0], position[1], position[2], 1,
-  ]);
+  // Column-major: the rotation's axes, then the translation in the last column.
+  const axes = quatAxes(q);
+  const matrix = new Float32Array([...axes.x, 0, ...axes.y, 0, ...axes.z, 0, position[0], position[1], position[2], 1]);
   return {
     position: { x: position[0], y: position[1], z: position[2], w: 1 },
     orientation: { x, y, z, w },

@@ -9,7 +9,7 @@ import { composeInto } from '../../kernels/pose-compose.js';
 import { Sfc32 } from '../../kernels/prng.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { RandomStreams } from '../random.js';
-import type { DepthSensorModel } from './options.js';
+import type { DepthSensorModel } from '../task/sensing-options.js';
 
 /** Geometry closer than this to the camera is not drawn at all (below every preset's minimum range). */
 const RENDER_NEAR = 0.01;

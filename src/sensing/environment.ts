@@ -15,11 +15,13 @@ import { writeJsonRecord } from '../frame/json-record.js';
 import { composePose, partsOf, quatFromEulerDeg, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import { validateAgainstDefinition } from '../json/load.js';
+import { objectReference } from '../model/references.js';
 import type { SimModel } from '../model/types.js';
 import { SCENE_SCHEMA } from '../paths.js';
 import type { PhysicsWorld } from '../physics/world.js';
 import { checkGeometry } from '../scene/load.js';
 import type { SurfaceSpec } from '../scene/types.js';
+import { formatReference, parseReference, unknownReference } from '../task/references.js';
 import type { PlaneDetector } from './planes.js';
 import { primitiveOf, type SceneGeometryIndex } from './scene-geometry.js';
 
@@ -31,9 +33,10 @@ type Command =
   | { kind: 'move'; index: number; pose: Pose }
   | { kind: 'remove'; index: number };
 
-/** A static object the environment knows: its id, its primitives, and its parts relative to its pose. */
+/** A static object the environment knows: its reference, its primitives, and its parts relative to its pose. */
 interface KnownSurface {
-  id: string;
+  /** `scene:<id>` (scene surfaces and surfaces added while running) or `task:<id>` (task fixtures). */
+  ref: string;
   label: string;
   primitives: number[];
   parts: { pose: Pose }[];
@@ -52,7 +55,7 @@ export class Environment {
     private readonly planes: PlaneDetector | null,
   ) {
     this.surfaces = model.statics.map((s, i) => ({
-      id: s.origin === 'scene' ? s.id : `task:${s.id}`,
+      ref: objectReference(s.origin, s.id),
       label: s.label,
       primitives: scene.statics[i],
       parts: s.colliders.map((c) => ({ pose: model.colliders[c].localPose })),
@@ -62,7 +65,8 @@ export class Environment {
 
   /**
    * Adds a surface (a scene surface object: id, label, material from the scene's or the task's materials, position,
-   * eulerDeg, shape or parts). Its id must not be in use. Throws {@link XrsimInputError} on bad input.
+   * eulerDeg, shape or parts). It joins the scene: refer to it as `scene:<id>`, which must not be in use.
+   * Throws {@link XrsimInputError} on bad input.
    */
   addSurface(surface: SurfaceSpec): void {
     validateAgainstDefinition(SCENE_SCHEMA, 'surface', surface, SOURCE, '');
@@ -74,19 +78,20 @@ export class Environment {
         expected: `one of the scene's or the task's materials: ${[...Object.keys(this.model.sources.scene.materials), ...Object.keys(this.model.sources.task.materials ?? {})].join(', ')}`,
       });
     }
-    const taken = this.surfaces.some((s) => s.id === surface.id) || this.pending.some((c) => c.kind === 'add' && c.surface.id === surface.id);
-    if (taken) throw new XrsimInputError(`a surface "${surface.id}" already exists`, { file: SOURCE, jsonPath: '$.id', expected: 'a new id' });
+    const ref = objectReference('scene', surface.id);
+    const taken = this.surfaces.some((s) => s.ref === ref) || this.pending.some((c) => c.kind === 'add' && c.surface.id === surface.id);
+    if (taken) throw new XrsimInputError(`a surface "${ref}" already exists`, { file: SOURCE, jsonPath: '$.id', expected: 'a new id' });
     this.pending.push({ kind: 'add', surface: structuredClone(surface) });
   }
 
-  /** Moves a surface (a scene surface id, `task:<fixture id>`, or an added surface's id) to a new pose. */
-  moveSurface(id: string, position: Vec3, eulerDeg?: Vec3): void {
-    this.pending.push({ kind: 'move', index: this.indexOf(id), pose: { position: [...position], rotation: quatFromEulerDeg(eulerDeg) } });
+  /** Moves a surface (`scene:<surface id>`, `task:<fixture id>`; added surfaces are `scene:<id>`) to a new pose. */
+  moveSurface(ref: string, position: Vec3, eulerDeg?: Vec3): void {
+    this.pending.push({ kind: 'move', index: this.indexOf(ref), pose: { position: [...position], rotation: quatFromEulerDeg(eulerDeg) } });
   }
 
   /** Removes a surface: its collisions, its geometry and its plane go (anchors on it are lost). */
-  removeSurface(id: string): void {
-    this.pending.push({ kind: 'remove', index: this.indexOf(id) });
+  removeSurface(ref: string): void {
+    this.pending.push({ kind: 'remove', index: this.indexOf(ref) });
   }
 
   /** A material by name: the scene's first, then the task's (task materials travel with the task to any scene). */
@@ -94,15 +99,15 @@ export class Environment {
     return this.model.sources.scene.materials[name] ?? this.model.sources.task.materials?.[name];
   }
 
-  /** Id and label of static index `index` (model statics first, then surfaces added while running). */
-  surfaceAt(index: number): { id: string; label: string } | null {
+  /** Reference and label of static index `index` (model statics first, then surfaces added while running). */
+  surfaceAt(index: number): { ref: string; label: string } | null {
     const s = this.surfaces[index];
-    return s ? { id: s.id, label: s.label } : null;
+    return s ? { ref: s.ref, label: s.label } : null;
   }
 
-  /** Ids of the surfaces present now (after the commands applied so far). */
-  surfaceIds(): string[] {
-    return this.surfaces.filter((s) => !s.removed).map((s) => s.id);
+  /** References of the surfaces present now (after the commands applied so far). */
+  surfaceRefs(): string[] {
+    return this.surfaces.filter((s) => !s.removed).map((s) => s.ref);
   }
 
   /** Applies the queued commands, recording each as an event in `frame`. Called by the session each tick. */
@@ -125,7 +130,7 @@ export class Environment {
       const world = composePose(pose, part.pose);
       return this.scene.geometry.add({ ...primitiveOf(part.shape), kind: PrimitiveKind.Static, owner: index, position: world.position, rotation: world.rotation });
     });
-    this.surfaces.push({ id: surface.id, label: surface.label, primitives, parts, removed: false });
+    this.surfaces.push({ ref: objectReference('scene', surface.id), label: surface.label, primitives, parts, removed: false });
     this.scene.statics.push(primitives);
     this.planes?.addSurface(index, primitives, surface.label);
     writeJsonRecord(frame, EventType.SurfaceAdded, [index], surface);
@@ -158,11 +163,10 @@ export class Environment {
     frame.endRecord();
   }
 
-  private indexOf(id: string): number {
-    const index = this.surfaces.findIndex((s) => s.id === id && !s.removed);
-    if (index < 0) {
-      throw new XrsimInputError(`no surface "${id}"`, { file: SOURCE, expected: `one of: ${this.surfaceIds().join(', ')} (a surface added this tick can be changed from the next)` });
-    }
+  private indexOf(text: string): number {
+    const ref = formatReference(parseReference(text, { accept: ['task', 'scene'], bare: 'scene', file: SOURCE }));
+    const index = this.surfaces.findIndex((s) => s.ref === ref && !s.removed);
+    if (index < 0) throw unknownReference(ref, 'surface', this.surfaceRefs(), { file: SOURCE });
     return index;
   }
 }

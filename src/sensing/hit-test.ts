@@ -6,7 +6,7 @@
  * normal and its Z axis toward the ray's origin (projected onto the surface), so content placed with it
  * stands on the surface and faces the user.
  */
-import { quatFromAxes } from '../geometry/math.js';
+import { dot, quatAxes, quatFromAxes, sub } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { DepthSensor } from './depth-sensor.js';
 import { insideConvex, type DetectedPlane } from './planes.js';
@@ -53,19 +53,16 @@ export function hitTest(
 
 function rayPlane(o: Vec3, d: Vec3, plane: DetectedPlane): HitTestResult | null {
   const p = plane.pose;
-  const [x, y, z, w] = [p[3], p[4], p[5], p[6]];
-  const n: Vec3 = [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)];
-  const denominator = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
+  const { x: X, y: n, z: Z } = quatAxes([p[3], p[4], p[5], p[6]]);
+  const denominator = dot(n, d);
   // Only the front of a surface is hit, as on a headset.
   if (denominator > -1e-9) return null;
-  const t = (n[0] * (p[0] - o[0]) + n[1] * (p[1] - o[1]) + n[2] * (p[2] - o[2])) / denominator;
+  const t = dot(n, sub(p, o)) / denominator;
   if (t < 0) return null;
   const point: Vec3 = [o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]];
-  const X: Vec3 = [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)];
-  const Z: Vec3 = [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)];
-  const rel: Vec3 = [point[0] - p[0], point[1] - p[1], point[2] - p[2]];
-  const u = X[0] * rel[0] + X[1] * rel[1] + X[2] * rel[2];
-  const v = Z[0] * rel[0] + Z[1] * rel[1] + Z[2] * rel[2];
+  const rel = sub(point, p);
+  const u = dot(X, rel);
+  const v = dot(Z, rel);
   if (!insideConvex(plane.polygon.map((q) => [q.x, q.z] as [number, number]), u, v)) return null;
   return { plane, entity: 'plane', distance: t, position: point, rotation: facingRotation(n, d, Z) };
 }

@@ -14,11 +14,11 @@
 import type { RasterCamera } from '../../kernels/depth-raster.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import { EventType } from '../frame/events.js';
-import { quatFromAxes } from '../geometry/math.js';
+import { quatAxes, quatFromAxes } from '../geometry/math.js';
 import type { Frame } from '../frame/frame.js';
 import { SEMANTIC_LABELS, type SemanticLabel, type Vec3 } from '../geometry/types.js';
 import { choosePlane, HORIZONTAL_COS, VERTICAL_SIN, type PlaneCandidate } from './plane-candidates.js';
-import type { PlaneDetectionModel } from './options.js';
+import type { PlaneDetectionModel } from '../task/sensing-options.js';
 
 /** WebXR's plane orientations. */
 export type PlaneOrientation = 'horizontal' | 'vertical' | null;
@@ -281,13 +281,9 @@ export class PlaneDetector {
     const g = this.geometry;
     const p = plane.candidate.primitive;
     const { position, rotation } = plane.candidate.local;
-    const [x, y, z, w] = rotation;
-    // Plane axes in the primitive's frame (columns of the local rotation).
-    const local = [
-      [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)],
-      [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)],
-      [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)],
-    ];
+    // Plane axes in the primitive's frame.
+    const axes = quatAxes(rotation);
+    const local = [axes.x, axes.y, axes.z];
     const toWorld = (v: readonly number[], k: number) => g.rot(p, 0, k) * v[0] + g.rot(p, 1, k) * v[1] + g.rot(p, 2, k) * v[2];
     for (let axis = 0; axis < 3; axis++) for (let k = 0; k < 3; k++) plane.axes[axis * 3 + k] = toWorld(local[axis], k);
     for (let k = 0; k < 3; k++) plane.origin[k] = g.position[p * 3 + k] + toWorld(position, k);

@@ -1,7 +1,8 @@
 /**
  * The scene of a recorded frame stream as it was at each frame: props where they were, surfaces added,
- * moved or removed by then, and hands as capsules along their reported joints, in one geometry store
- * with a flat colour per primitive. Point-of-view rendering and geometric validators read it.
+ * moved or removed by then, and hands as capsules along their reported joints, in one geometry store,
+ * with what each primitive shows (its label and object number: the renderer colours it from them).
+ * Point-of-view rendering and geometric validators read it.
  */
 import { DRAW_DYNAMIC, DRAW_HANDS, DRAW_STATIC } from '../../kernels/depth-raster.js';
 import { J } from '../../kernels/hand-fk.js';
@@ -10,11 +11,10 @@ import { decodeEvents } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import { HAND_JOINT_FLOATS } from '../frame/layout.js';
 import { composePose, partsOf, quatFromAxes, quatFromEulerDeg, type Pose } from '../geometry/math.js';
-import type { Vec3 } from '../geometry/types.js';
+import type { SemanticLabel, Vec3 } from '../geometry/types.js';
 import type { SimModel } from '../model/types.js';
 import { decodeSensingEvent } from './events.js';
 import { buildSceneGeometry, poseBodies, primitiveOf, type SceneGeometryIndex } from './scene-geometry.js';
-import { objectColour } from '../render/colours.js';
 
 /** Bones drawn for a hand: pairs of OpenXR joints. */
 const HAND_BONES: [number, number][] = [];
@@ -23,11 +23,17 @@ for (const [base, length] of [[2, 4], [6, 5], [11, 5], [16, 5], [21, 5]] as cons
   for (let j = base; j < base + length - 1; j++) HAND_BONES.push([j, j + 1]);
 }
 
+/** What a primitive shows: its object's label (`prop` for an unlabelled body, `hand`) and the object's number. */
+export interface PrimitiveLook {
+  label: SemanticLabel | 'prop' | 'hand';
+  index: number;
+}
+
 /** A stream's scene, updated frame by frame. Feed it every frame in order with {@link RecordedScene.advance}. */
 export class RecordedScene {
   readonly index: SceneGeometryIndex;
-  /** RGB per primitive. */
-  private readonly colours: number[][] = [];
+  /** What each primitive shows. */
+  private readonly looks: PrimitiveLook[] = [];
   /** Per runtime surface (by static index): its primitives and their poses relative to it. */
   private readonly runtime = new Map<number, { primitive: number; local: Pose }[]>();
   /** Hand capsules: left bones, then right bones. */
@@ -36,11 +42,11 @@ export class RecordedScene {
   constructor(readonly model: SimModel) {
     this.index = buildSceneGeometry(model);
     const g = this.index.geometry;
-    for (let i = 0; i < g.count; i++) this.colours.push(this.colourFor(i));
+    for (let i = 0; i < g.count; i++) this.looks.push(this.lookFor(i));
     for (let h = 0; h < 2; h++) {
       for (let b = 0; b < HAND_BONES.length; b++) {
         this.handPrimitives.push(g.add({ type: PrimitiveType.Capsule, kind: PrimitiveKind.Hand, owner: h, params: [0.008, 0.01], position: [0, -100, 0], rotation: [0, 0, 0, 1] }));
-        this.colours.push(objectColour('hand', h));
+        this.looks.push({ label: 'hand', index: h });
       }
     }
     // The model's own hand-part primitives are never posed here: the joints channel draws the hands.
@@ -51,8 +57,8 @@ export class RecordedScene {
     return this.index.geometry;
   }
 
-  /** The colour of primitive `i` (RGB 0–255). */
-  colourOf = (i: number): readonly number[] => this.colours[i];
+  /** What primitive `i` shows. */
+  lookOf = (i: number): PrimitiveLook => this.looks[i];
 
   /** Applies a frame: runtime surface changes from its events, body poses, hand joints. */
   advance(frame: FrameView): void {
@@ -64,7 +70,7 @@ export class RecordedScene {
         const parts = partsOf(e.spec).map((part) => {
           const world = composePose(pose, part.pose);
           const primitive = g.add({ ...primitiveOf(part.shape), kind: PrimitiveKind.Static, owner: e.surface, position: world.position, rotation: world.rotation });
-          this.colours[primitive] = objectColour(e.spec.label, e.surface);
+          this.looks[primitive] = { label: e.spec.label, index: e.surface };
           return { primitive, local: part.pose };
         });
         this.runtime.set(e.surface, parts);
@@ -104,12 +110,12 @@ export class RecordedScene {
     });
   }
 
-  private colourFor(i: number): number[] {
+  private lookFor(i: number): PrimitiveLook {
     const g = this.index.geometry;
     const owner = g.owner(i);
-    if (g.kind(i) === PrimitiveKind.Static) return objectColour(this.model.statics[owner].label, owner);
-    if (g.kind(i) === PrimitiveKind.Dynamic) return objectColour(this.model.bodies[owner].label ?? 'prop', owner);
-    return objectColour('hand', 0);
+    if (g.kind(i) === PrimitiveKind.Static) return { label: this.model.statics[owner].label, index: owner };
+    if (g.kind(i) === PrimitiveKind.Dynamic) return { label: this.model.bodies[owner].label ?? 'prop', index: owner };
+    return { label: 'hand', index: 0 };
   }
 }
 

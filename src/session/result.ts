@@ -4,7 +4,7 @@
 import type { AppErrorSummary } from '../app/host.js';
 import { XrsimInputError } from '../errors.js';
 import type { Milestone } from '../validate/types.js';
-import type { Handedness } from './spec.js';
+import type { Handedness } from '../hand/side.js';
 
 /** `errored` means the harness could not complete the run; it is never a verdict on the app or the physics. */
 export type SessionStatus = 'passed' | 'failed' | 'errored';

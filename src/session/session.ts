@@ -10,6 +10,7 @@ import { XrsimInputError } from '../errors.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { FrameView } from '../frame/frame.js';
 import { buildModel } from '../model/build.js';
+import { bodyIndexOf } from '../model/references.js';
 import type { SimModel } from '../model/types.js';
 import { initPhysics } from '../physics/world.js';
 import { loadScene } from '../scene/load.js';
@@ -24,14 +25,14 @@ import { SimState } from './state.js';
 import type { Sensing } from '../sensing/sensing.js';
 import type { Environment } from '../sensing/environment.js';
 import { AppHost } from '../app/host.js';
-import { importActors, importApp } from '../app/programs.js';
+import { importApp } from '../app/module.js';
 import { sessionModuleImporter } from '../app/fresh-modules.js';
 import type { AppModule } from '../app/types.js';
 import type { ActorContext } from '../actors/action.js';
 import { ActorRunner } from '../actors/runner.js';
-import type { ActorScript } from '../actors/api.js';
+import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
-import { loadHandModel } from '../user/hand-model.js';
+import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
 
 /** Options for {@link Session.create} when you already hold a model. */
@@ -102,10 +103,8 @@ export class Session {
       tags: app?.tags ?? null,
       jitter: model.user.perturbation ? jitterFrom(state.random.get('actor-timing'), model.user.perturbation.timingJitter) : (seconds) => seconds,
       appEventCount: (name) => app?.eventCount(name) ?? 0,
-      bodyPosition: (id) => {
-        const [origin, name] = id.startsWith('scene:') ? ['scene', id.slice(6)] : ['task', id.replace(/^task:/, '')];
-        const index = model.bodies.findIndex((b) => b.origin === origin && b.id === name);
-        if (index < 0) return null;
+      bodyPosition: (ref) => {
+        const index = bodyIndexOf(model, ref, { bare: 'task' });
         const p = state.frame.bodyPoses;
         return [p[index * 7], p[index * 7 + 1], p[index * 7 + 2]];
       },
@@ -261,14 +260,12 @@ export class Session {
   }
 
   /**
-   * Applies an impulse (N·s, world frame) to a dynamic body, by id: a task body's id, or `scene:<id>` for a
-   * scene prop. Deterministic, so it is also how tests perturb a run on purpose.
+   * Applies an impulse (N·s, world frame) to a dynamic body: `task:<body id>` or `scene:<prop id>`.
+   * Deterministic, so it is also how tests perturb a run on purpose. Throws `XrsimInputError` for an
+   * unknown body.
    */
   applyImpulse(body: string, impulse: Vec3): void {
-    const [origin, id] = body.startsWith('scene:') ? ['scene', body.slice(6)] : ['task', body.replace(/^task:/, '')];
-    const index = this.model.bodies.findIndex((b) => b.origin === origin && b.id === id);
-    if (index < 0) throw new XrsimInputError(`no dynamic body "${body}"`, { expected: 'a task body id or scene:<prop id>' });
-    this.state.physics.applyImpulse(index, impulse);
+    this.state.physics.applyImpulse(bodyIndexOf(this.model, body, { bare: 'task' }), impulse);
   }
 
   /** Frees the physics world. Called by `finish`; call it yourself if you abandon a session. */

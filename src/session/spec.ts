@@ -5,12 +5,12 @@ import { XrsimInputError } from '../errors.js';
 import type { SceneSpec } from '../scene/types.js';
 import type { StreamEncoding } from '../stream/format.js';
 import type { TaskSpec } from '../task/types.js';
-import type { UserOptions } from '../user/config.js';
-import type { SensingOptions } from '../sensing/options.js';
-import type { HandModelSpec } from '../user/hand-model.js';
+import type { Handedness } from '../hand/side.js';
+import type { UserOptions } from '../task/user-options.js';
+import type { SensingOptions } from '../task/sensing-options.js';
+import type { HandModelSpec } from '../hand/hand-model.js';
 
-/** Which hand is dominant. The other one is the `other` hand. */
-export type Handedness = 'right' | 'left';
+export type { Handedness } from '../hand/side.js';
 
 /** Where and how to record the frame stream. */
 export interface RecordOptions {

@@ -14,7 +14,7 @@ import { writeUserChannels } from '../user/channels.js';
 import { createHandPartPoses, handPartPoses, type HandPartPoses } from '../user/hand-parts.js';
 import { SimUser } from '../user/user.js';
 import { buildSceneGeometry, type SceneGeometryIndex } from '../sensing/scene-geometry.js';
-import type { Handedness } from './spec.js';
+import type { Handedness } from '../hand/side.js';
 import { Sensing } from '../sensing/sensing.js';
 
 /** The mutable state of one session. */

@@ -21,10 +21,10 @@
 import type { ChannelDescriptor } from '../frame/layout.js';
 import type { SceneSpec } from '../scene/types.js';
 import type { TaskSpec } from '../task/types.js';
-import type { UserOptions } from '../user/config.js';
-import type { SensingOptions } from '../sensing/options.js';
-import type { ProgramSources } from '../app/programs.js';
-import type { HandModelSpec } from '../user/hand-model.js';
+import type { UserOptions } from '../task/user-options.js';
+import type { SensingOptions } from '../task/sensing-options.js';
+import type { ProgramSources } from '../task/programs.js';
+import type { HandModelSpec } from '../hand/hand-model.js';
 
 /** First 8 bytes of every stream. */
 export const HEADER_MAGIC = 'XRSTREAM';

@@ -7,9 +7,10 @@ import { XrsimInputError, childPath } from '../errors.js';
 import { readJsonFile, validateAgainstDefinition, validateAgainstSchema } from '../json/load.js';
 import { SCENE_SCHEMA, TASK_SCHEMA, TASKS_DIR } from '../paths.js';
 import { checkGeometry, looksLikePath } from '../scene/load.js';
-import { DEFAULT_APP } from '../app/programs.js';
-import { subjectProblem } from '../validate/subjects.js';
-import type { ValidatorSpec, TaskSpec } from './types.js';
+import { DEFAULT_APP } from './programs.js';
+import { referenceFields, REFERENCE_TYPES, type ReferenceField } from './reference-fields.js';
+import { formatReference, parseReference, unknownReference } from './references.js';
+import type { TaskSpec } from './types.js';
 import { FAILURE_CATEGORY_IDS } from './failure-categories.js';
 
 /** A validated task and where it came from. */
@@ -117,47 +118,25 @@ export function validateTask(data: unknown, file: string): TaskSpec {
       }
       milestoneIds.add(m.id);
     });
-    switch (v.type) {
-      case 'checkpoints':
-        expectKind(v.body, ['body'], `${path}.body`);
-        v.sensors.forEach((s, j) => expectKind(s, ['sensor'], `${path}.sensors[${j}]`));
-        break;
-      case 'settle':
-      case 'drift':
-        v.bodies.forEach((b, j) => expectKind(b, ['body'], `${path}.bodies[${j}]`));
-        break;
-      case 'final-distance':
-      case 'region':
-        expectKind(v.body, ['body'], `${path}.body`);
-        break;
-      case 'contact':
-        expectKind(v.a, ['body'], `${path}.a`);
-        expectKind(v.b, ['body', 'fixture'], `${path}.b`);
-        break;
-      default:
-        for (const [field, ref] of subjectFields(v)) {
-          const problem = subjectProblem(ref, null);
-          if (problem) throw new XrsimInputError(problem, { file, jsonPath: `${path}.${field}`, expected: 'a task body id, scene:<prop>, tag:<role>, hand:<side>:<joint> or head' });
-          if (!/^(tag:|hand:|scene:|head$)/.test(ref)) expectKind(ref.replace(/^body:/, ''), ['body'], `${path}.${field}`);
-        }
-    }
+    for (const field of referenceFields(v, path)) checkTaskReference(field, kinds, file);
   });
   checkApps(task, milestoneIds, file);
   return task;
 }
 
-/** The subject references of an XR formula, with their field paths. */
-function subjectFields(v: ValidatorSpec): [string, string][] {
-  const fields: [string, string][] = [];
-  const record = v as unknown as Record<string, unknown>;
-  for (const key of ['subject', 'leader', 'a', 'b', 'finger', 'target', 'reference']) {
-    if (typeof record[key] === 'string') fields.push([key, record[key] as string]);
+/**
+ * Parses a validator's reference and, when it names an object of the task, checks that the task declares
+ * one of the right kind. Scene objects are checked when the model is built (the scene is not known yet).
+ */
+function checkTaskReference(field: ReferenceField, kinds: Map<string, 'fixture' | 'body' | 'sensor'>, file: string): void {
+  const { accept, objects } = REFERENCE_TYPES[field.type];
+  const ref = parseReference(field.text, { accept, bare: 'task', file, jsonPath: field.jsonPath });
+  if (ref.kind !== 'task') return;
+  const wanted: ('fixture' | 'body' | 'sensor')[] = objects === 'object' ? ['body', 'fixture', 'sensor'] : [objects];
+  if (!wanted.includes(kinds.get(ref.id)!)) {
+    const known = [...kinds].filter(([, kind]) => wanted.includes(kind)).map(([id]) => formatReference({ kind: 'task', id }));
+    throw unknownReference(field.text, `${wanted.join(' or ')} of the task`, known, { file, jsonPath: field.jsonPath });
   }
-  for (const key of ['corners', 'nodes']) {
-    const list = record[key];
-    if (Array.isArray(list)) list.forEach((item, i) => typeof item === 'string' && fields.push([`${key}[${i}]`, item]));
-  }
-  return fields;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { quatFromAxes, quatFromEulerDeg, rotateVec, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
-import type { UserModel } from './config.js';
+import type { UserModel } from '../task/user-options.js';
 import type { Head } from './head.js';
 import { ScalarBlend } from './motion.js';
 import { bodyRotation, clampToReach, Placement, quatMultiply } from './placement.js';

@@ -11,13 +11,13 @@ import { PrimitiveKind, type SceneGeometry } from '../../kernels/scene-geometry.
 import { signedDistance } from '../../kernels/sdf.js';
 import { quatFromAxes, rotateVec, vecNormalize, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
-import { clampToLimits, type HandModel } from './hand-model.js';
+import { clampToLimits, type HandModel } from '../hand/hand-model.js';
 import type { Head } from './head.js';
-import { OPENXR_JOINTS, type JointName } from './joints.js';
+import { OPENXR_JOINTS, type JointName } from '../hand/joints.js';
 import { AngleBlend, ScalarBlend, type Easing } from './motion.js';
 import { bodyRotation, clampToReach, Placement, quatMultiply } from './placement.js';
-import { resolvePose, type HandPose } from './poses.js';
-import type { UserModel } from './config.js';
+import { resolvePose, type HandPose } from '../hand/poses.js';
+import type { UserModel } from '../task/user-options.js';
 
 /** Joints that probe for contact with static surfaces: the five tips and the palm. */
 export const CONTACT_PROBES = [J.ThumbTip, J.IndexTip, J.MiddleTip, J.RingTip, J.LittleTip, J.Palm] as const;

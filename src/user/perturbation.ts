@@ -4,7 +4,7 @@
  * (`tremor-left`, `jitter-right`, ...), so the same seed reproduces it exactly and another seed differs.
  */
 import type { RandomStreams, RandomStream } from '../random.js';
-import type { UserModel } from './config.js';
+import type { UserModel } from '../task/user-options.js';
 import type { HandPerturbation } from './hand.js';
 
 /** Gaussian sample from a uniform stream (Box–Muller; one of the pair). */

@@ -3,7 +3,7 @@
  * they walk and turn) or in the world (it stays on a target while the user moves).
  */
 import type { Quat } from '../geometry/types.js';
-import type { UserModel } from './config.js';
+import type { UserModel } from '../task/user-options.js';
 import type { Head } from './head.js';
 import { PoseMotion } from './motion.js';
 

@@ -3,8 +3,8 @@
  */
 import { createFkScratch, handLocalPoses, handWorldPoses, JOINT_COUNT } from '../../kernels/hand-fk.js';
 import { quatMultiply } from './placement.js';
-import type { HandModel } from './hand-model.js';
-import type { HandPose } from './poses.js';
+import type { HandModel } from '../hand/hand-model.js';
+import type { HandPose } from '../hand/poses.js';
 
 /** World joint poses of one hand: 3 floats per joint, 4 per orientation, and the radii. */
 export interface PosedHand {

@@ -11,18 +11,15 @@ import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
 import type { RandomStreams } from '../random.js';
-import type { Handedness } from '../session/spec.js';
-import type { UserModel } from './config.js';
+import { sideOf, type Handedness, type SideRef } from '../hand/side.js';
+import type { UserModel } from '../task/user-options.js';
 import { Controller, type ButtonName } from './controller.js';
 import { Hand, type HandPoint, type HandTarget } from './hand.js';
-import { loadHandModel, type HandModel } from './hand-model.js';
+import { loadHandModel, type HandModel } from '../hand/hand-model.js';
 import { Head, WALKING_SPEED } from './head.js';
 import type { Easing } from './motion.js';
 import { handPerturbation } from './perturbation.js';
-import { resolvePose } from './poses.js';
-
-/** Which hand or controller: by role (`dominant`, `other`) or by side. */
-export type SideRef = 'dominant' | 'other' | 'left' | 'right';
+import { resolvePose } from '../hand/poses.js';
 
 /** Event payload codes for the part of the user an event concerns. */
 export const USER_PART = { leftHand: 0, rightHand: 1, leftController: 2, rightController: 3 } as const;
@@ -87,10 +84,8 @@ export class SimUser {
   private handsFound = false;
 
   /** Resolves `dominant`/`other` to a side. */
-  side(ref: SideRef): 'left' | 'right' {
-    if (ref === 'left' || ref === 'right') return ref;
-    const other = this.dominantHand === 'right' ? 'left' : 'right';
-    return ref === 'dominant' ? this.dominantHand : other;
+  side(ref: SideRef): Handedness {
+    return sideOf(ref, this.dominantHand);
   }
 
   /** A hand by role or side. Throws if the session has no hands. */

@@ -5,10 +5,26 @@
 import { EventType } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
-import type { CheckpointsValidatorSpec } from '../task/types.js';
 import { colliderMask } from './context.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
+
+/** Ordered checkpoints entered by one body. Metric: count reached in order. */
+export const checkpoints = defineFormula({
+  type: 'checkpoints',
+  description: 'Counts the listed sensors a body enters in the listed order (first entries). Metric: checkpoints reached in order; a milestone passes when metric ≥ threshold.',
+  options: {
+    body: schema.body,
+    sensors: { type: 'array', minItems: 1, items: schema.sensor },
+    within: { type: 'number', exclusiveMinimum: 0, description: 'Only entries before this time (s) count.' },
+  },
+  required: ['body', 'sensors'],
+  frameState: false,
+  create: (spec, ctx): Validator => checkpointsValidator(spec, ctx.model),
+});
+/** The options of `checkpoints`. */
+export type CheckpointsValidatorSpec = SpecOf<typeof checkpoints>;
 
 /** Creates a `checkpoints` validator: metric = checkpoints reached in order. */
 export function checkpointsValidator(spec: CheckpointsValidatorSpec, model: SimModel): Validator {

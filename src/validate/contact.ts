@@ -4,10 +4,25 @@
 import { EventType } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
-import type { ContactValidatorSpec } from '../task/types.js';
 import { colliderMask } from './context.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
+
+/** First contact between two task objects. Metric: seconds. */
+export const contact = defineFormula({
+  type: 'contact',
+  description: 'Time of the first contact between two task objects. Metric: seconds (Infinity when none); passes when metric ≤ threshold.',
+  options: {
+    a: schema.body,
+    b: schema.object,
+  },
+  required: ['a', 'b'],
+  frameState: false,
+  create: (spec, ctx): Validator => contactValidator(spec, ctx.model),
+});
+/** The options of `contact`. */
+export type ContactValidatorSpec = SpecOf<typeof contact>;
 
 /** Creates a `contact` validator: metric = time of the first contact, s. */
 export function contactValidator(spec: ContactValidatorSpec, model: SimModel): Validator {

@@ -1,29 +1,20 @@
 /**
- * Resolving the ids a task's validators name into model indices, and task-frame geometry.
+ * Resolving the objects a task's validators name into model indices, and task-frame geometry.
  */
+import { bodyIndexOf, collidersOf } from '../model/references.js';
 import type { SimModel } from '../model/types.js';
 import type { AxesSpec } from '../task/types.js';
 import { POSE_FLOATS } from '../frame/layout.js';
 
-/** Index in `model.bodies` (and the `bodies` channel) of the task body `id`. */
-export function taskBodyIndex(model: SimModel, id: string): number {
-  const index = model.bodies.findIndex((b) => b.origin === 'task' && b.id === id);
-  if (index < 0) throw new Error(`validator: no task body "${id}"`);
-  return index;
+/** Index in `model.bodies` (and the `bodies` channel) of the body a validator names (`task:ball`, `scene:mug`). */
+export function bodyIndex(model: SimModel, ref: string): number {
+  return bodyIndexOf(model, ref, { bare: 'task' });
 }
 
-/** A mask over `model.colliders`: 1 for colliders of the named task bodies, fixtures or sensors. */
-export function colliderMask(model: SimModel, ids: readonly string[]): Uint8Array {
+/** A mask over `model.colliders`: 1 for colliders of the named bodies, surfaces, fixtures or sensors. */
+export function colliderMask(model: SimModel, refs: readonly string[]): Uint8Array {
   const mask = new Uint8Array(model.colliders.length);
-  const mark = (colliders: readonly number[]) => colliders.forEach((c) => (mask[c] = 1));
-  for (const id of ids) {
-    const owner =
-      model.bodies.find((b) => b.origin === 'task' && b.id === id) ??
-      model.statics.find((s) => s.origin === 'task' && s.id === id) ??
-      model.sensors.find((s) => s.id === id);
-    if (!owner) throw new Error(`validator: no task object "${id}"`);
-    mark(owner.colliders);
-  }
+  for (const ref of refs) for (const c of collidersOf(model, ref, { bare: 'task' })) mask[c] = 1;
   return mask;
 }
 

@@ -3,14 +3,30 @@
  */
 import type { FrameView } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
-import type { RegionValidatorSpec } from '../task/types.js';
-import { bodyPositionInTaskFrame, taskBodyIndex } from './context.js';
+import { bodyPositionInTaskFrame, bodyIndex } from './context.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Excursion outside a task-frame box. Metric: metres. */
+export const region = defineFormula({
+  type: 'region',
+  description: 'How far a body strays outside a task-frame box over the session. Metric: metres outside (0 when always inside); passes when metric ≤ threshold.',
+  options: {
+    body: schema.body,
+    min: schema.vec3,
+    max: schema.vec3,
+  },
+  required: ['body', 'min', 'max'],
+  frameState: false,
+  create: (spec, ctx): Validator => regionValidator(spec, ctx.model),
+});
+/** The options of `region`. */
+export type RegionValidatorSpec = SpecOf<typeof region>;
+
 /** Creates a `region` validator: metric = worst distance outside the box, m. */
 export function regionValidator(spec: RegionValidatorSpec, model: SimModel): Validator {
-  const index = taskBodyIndex(model, spec.body);
+  const index = bodyIndex(model, spec.body);
   const here = new Float64Array(3);
   let worst = 0;
   let worstTick = 0;

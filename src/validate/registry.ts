@@ -1,87 +1,85 @@
 /**
- * The validator formulas a task can name, and the function that instantiates a model's validators.
+ * The formula registry: every validator formula a task can name, each declared once (`defineFormula`, in
+ * its own file), and the functions that instantiate a model's validators. The task schema's validator
+ * branches (`schema.ts`), the loader's reference checks (through the schema) and the {@link ValidatorSpec}
+ * union all derive from this list. To add a formula, see docs/TASKS.md.
  */
+import { XrsimInputError } from '../errors.js';
+import type { Handedness } from '../hand/side.js';
 import type { SimModel } from '../model/types.js';
-import type { ValidatorSpec } from '../task/types.js';
-import { checkpointsValidator } from './checkpoints.js';
-import { contactValidator } from './contact.js';
-import { driftValidator } from './drift.js';
-import { finalDistanceValidator } from './final-distance.js';
-import { regionValidator } from './region.js';
-import { settleValidator } from './settle.js';
-import type { Milestone, Validator } from './types.js';
-import type { Handedness } from '../session/spec.js';
+import type { ValidatorSpecBase } from '../task/types.js';
+import { checkpoints } from './checkpoints.js';
+import { contact } from './contact.js';
+import { drift } from './drift.js';
+import { finalDistance } from './final-distance.js';
+import type { Formula, SpecOf } from './formula.js';
 import { FrameState } from './frame-state.js';
 import { failOnNonFinite } from './finite-guard.js';
+import { region } from './region.js';
+import { settle } from './settle.js';
+import type { Milestone, Validator } from './types.js';
 import type { ValidatorContext } from './xr-context.js';
-import { displacementValidator, distanceAtValidator, followValidator, presenceValidator, rmsValidator, speedValidator } from './xr-motion.js';
-import { comfortValidator, overlapValidator, visibleValidator } from './xr-perception.js';
-import { eventCountValidator, eventOrderValidator, pressesValidator } from './xr-events.js';
-import { coverageValidator, reachabilityValidator } from './xr-space.js';
-import { penetrationValidator } from './xr-penetration.js';
+import { eventCount, eventOrder, presses } from './xr-events.js';
+import { displacement, distanceAt, follow, presence, rms, speed } from './xr-motion.js';
+import { penetration } from './xr-penetration.js';
+import { comfort, overlap, visible } from './xr-perception.js';
+import { coverage, reachability } from './xr-space.js';
 
-/** Formulas over bodies and physics events only: they need no decoded frame state. */
-const PHYSICS_FORMULAS = new Set(['checkpoints', 'settle', 'drift', 'final-distance', 'contact', 'region']);
+/** Every formula, in the order the task schema lists them. */
+export const FORMULAS = [
+  checkpoints,
+  settle,
+  drift,
+  finalDistance,
+  contact,
+  region,
+  displacement,
+  rms,
+  follow,
+  distanceAt,
+  comfort,
+  visible,
+  presses,
+  eventCount,
+  eventOrder,
+  coverage,
+  overlap,
+  reachability,
+  presence,
+  speed,
+  penetration,
+] as const;
 
-/** Creates one validator for a spec. */
-export function createValidator(spec: ValidatorSpec, ctx: ValidatorContext): Validator {
-  const { model } = ctx;
-  switch (spec.type) {
-    case 'checkpoints':
-      return checkpointsValidator(spec, model);
-    case 'settle':
-      return settleValidator(spec, model);
-    case 'drift':
-      return driftValidator(spec, model);
-    case 'final-distance':
-      return finalDistanceValidator(spec, model);
-    case 'contact':
-      return contactValidator(spec, model);
-    case 'region':
-      return regionValidator(spec, model);
-    case 'displacement':
-      return displacementValidator(spec, ctx);
-    case 'rms':
-      return rmsValidator(spec, ctx);
-    case 'follow':
-      return followValidator(spec, ctx);
-    case 'distance-at':
-      return distanceAtValidator(spec, ctx);
-    case 'speed':
-      return speedValidator(spec, ctx);
-    case 'presence':
-      return presenceValidator(spec, ctx);
-    case 'comfort':
-      return comfortValidator(spec, ctx);
-    case 'visible':
-      return visibleValidator(spec, ctx);
-    case 'overlap':
-      return overlapValidator(spec, ctx);
-    case 'presses':
-      return pressesValidator(spec, ctx);
-    case 'event-count':
-      return eventCountValidator(spec, ctx);
-    case 'event-order':
-      return eventOrderValidator(spec, ctx);
-    case 'coverage':
-      return coverageValidator(spec, ctx);
-    case 'reachability':
-      return reachabilityValidator(spec, ctx);
-    case 'penetration':
-      return penetrationValidator(spec, ctx);
-  }
+/** Any validator a task can list: the union of every formula's spec. */
+export type ValidatorSpec = SpecOf<(typeof FORMULAS)[number]>;
+
+const BY_TYPE = new Map<string, Formula>(FORMULAS.map((formula) => [formula.type, formula as unknown as Formula]));
+
+/** The formula a task names by `type`, or undefined. */
+export function formulaNamed(type: string): Formula | undefined {
+  return BY_TYPE.get(type);
+}
+
+/**
+ * Creates one validator for a spec (validated by the task loader against the schema the registry wrote).
+ * Throws `XrsimInputError` for an unknown formula, or for options that name something not in the model.
+ */
+export function createValidator(spec: ValidatorSpec | ValidatorSpecBase, ctx: ValidatorContext): Validator {
+  const formula = formulaNamed(spec.type);
+  if (!formula) throw new XrsimInputError(`unknown validator formula "${spec.type}"`, { expected: `one of: ${[...BY_TYPE.keys()].join(', ')}` });
+  return formula.create(spec as never, ctx);
 }
 
 /**
  * All of a model's validators, as one. Milestones come out in the task's order. The frame state (tags,
- * app and input events) is decoded once per frame for all of them, and only when the task has an XR
- * formula (physics tasks pay nothing for it). A non-finite value in a frame fails every milestone
+ * app and input events) is decoded once per frame for all of them, and only when a formula reads it
+ * (physics tasks pay nothing for it). A non-finite value in a frame fails every milestone
  * (`finite-guard.ts`).
  */
 export function createTaskValidators(model: SimModel, dominantHand: Handedness = 'right'): Validator {
   const ctx: ValidatorContext = { model, dominantHand, state: new FrameState() };
   const validators = model.validators.map((spec) => createValidator(spec, ctx));
-  const decode = model.validators.some((spec) => !PHYSICS_FORMULAS.has(spec.type));
+  const decode = model.validators.some((spec) => formulaNamed(spec.type)?.frameState);
   return failOnNonFinite(
     {
       observe(frame) {

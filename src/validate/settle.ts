@@ -5,14 +5,31 @@
 import type { FrameView } from '../frame/frame.js';
 import { POSE_FLOATS } from '../frame/layout.js';
 import type { SimModel } from '../model/types.js';
-import type { SettleValidatorSpec } from '../task/types.js';
-import { taskBodyIndex } from './context.js';
+import { bodyIndex } from './context.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 
+/** Settle time of a set of bodies. Metric: seconds. */
+export const settle = defineFormula({
+  type: 'settle',
+  description: 'Settle time: the end of the last tick at which any listed body moved faster than the thresholds. Metric: seconds; passes when metric ≤ threshold and the bodies stay settled for `holdFor` before the session ends.',
+  options: {
+    bodies: { type: 'array', minItems: 1, items: schema.body },
+    linearSpeedBelow: { type: 'number', exclusiveMinimum: 0 },
+    angularSpeedBelow: { type: 'number', exclusiveMinimum: 0 },
+    holdFor: { type: 'number', minimum: 0 },
+  },
+  required: ['bodies', 'linearSpeedBelow'],
+  frameState: false,
+  create: (spec, ctx): Validator => settleValidator(spec, ctx.model),
+});
+/** The options of `settle`. */
+export type SettleValidatorSpec = SpecOf<typeof settle>;
+
 /** Creates a `settle` validator: metric = settle time, s. */
 export function settleValidator(spec: SettleValidatorSpec, model: SimModel): Validator {
-  const indices = spec.bodies.map((id) => taskBodyIndex(model, id));
+  const indices = spec.bodies.map((id) => bodyIndex(model, id));
   const previous = new Float32Array(indices.length * POSE_FLOATS);
   const holdFor = spec.holdFor ?? 0;
   const dt = model.timing.dt;

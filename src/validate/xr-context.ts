@@ -6,7 +6,7 @@ import type { FrameView } from '../frame/frame.js';
 import { rotateVec, quatConjugate } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { SimModel } from '../model/types.js';
-import type { Handedness } from '../session/spec.js';
+import type { Handedness } from '../hand/side.js';
 import type { AxesSpec, MilestoneSpec, Moment, Window } from '../task/types.js';
 import { scoreMilestones, type Comparison } from './score.js';
 import type { Validator } from './types.js';

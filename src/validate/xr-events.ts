@@ -3,10 +3,66 @@
  * and events in order within timing windows.
  */
 import { rotateVec } from '../geometry/math.js';
-import type { EventCountValidatorSpec, EventOrderValidatorSpec, PressesValidatorSpec } from '../task/types.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 import { eventName, hasEvent, inWindow, subject, type ValidatorContext } from './xr-context.js';
+
+/**
+ * Presses by continuous penetration with hysteresis: a finger's depth behind a target's face (the target's
+ * +Z axis is its outward normal), within `radius` of its centre. A press starts at `enterDepth` and ends
+ * when the depth falls below `exitDepth`. Metric: count.
+ */
+export const presses = defineFormula({
+  type: 'presses',
+  description: 'Presses by continuous penetration with enter/exit hysteresis: a finger\'s depth behind a target\'s face (its +Z axis) within a radius. Metric: count.',
+  options: {
+    finger: schema.subject,
+    target: schema.subject,
+    enterDepth: { type: 'number' },
+    exitDepth: { type: 'number' },
+    radius: { type: 'number', exclusiveMinimum: 0 },
+    pass: schema.pass,
+  },
+  required: ['finger', 'target', 'enterDepth', 'exitDepth', 'radius'],
+  frameState: true,
+  create: (spec, ctx): Validator => pressesValidator(spec, ctx),
+});
+/** The options of `presses`. */
+export type PressesValidatorSpec = SpecOf<typeof presses>;
+
+/** Number of events of one name in a window. Metric: count. */
+export const eventCount = defineFormula({
+  type: 'event-count',
+  description: 'Number of events of one name in a window. Metric: count.',
+  options: {
+    event: { type: 'string', minLength: 1 },
+    window: schema.window,
+    pass: schema.pass,
+  },
+  required: ['event'],
+  frameState: true,
+  create: (spec, ctx): Validator => eventCountValidator(spec, ctx),
+});
+/** The options of `event-count`. */
+export type EventCountValidatorSpec = SpecOf<typeof eventCount>;
+
+/**
+ * Events in order, each within timing bounds after the previous one (or after time 0 for the first).
+ * Metric: how many steps were met in order.
+ */
+export const eventOrder = defineFormula({
+  type: 'event-order',
+  description: 'Events in order, each `after`..`within` seconds after the previous. Metric: steps met in order.',
+  options: {
+    steps: { type: 'array', minItems: 1, items: { type: 'object', additionalProperties: false, required: ['event'], properties: { event: { type: 'string', minLength: 1 }, after: { type: 'number', minimum: 0 }, within: { type: 'number', exclusiveMinimum: 0 } } } },
+  },
+  required: ['steps'],
+  frameState: true,
+  create: (spec, ctx): Validator => eventOrderValidator(spec, ctx),
+});
+/** The options of `event-order`. */
+export type EventOrderValidatorSpec = SpecOf<typeof eventOrder>;
 
 /** `presses`: how many times a finger pressed into a target, with enter/exit hysteresis on the depth. */
 export function pressesValidator(spec: PressesValidatorSpec, ctx: ValidatorContext): Validator {

@@ -5,10 +5,120 @@
 import type { FrameView } from '../frame/frame.js';
 import { rotateVec } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
-import type { DisplacementValidatorSpec, DistanceAtValidatorSpec, FollowValidatorSpec, PresenceValidatorSpec, RmsValidatorSpec, SpeedValidatorSpec } from '../task/types.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 import { axesDistance, eventName, hasEvent, inWindow, momentValidator, momentWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
+
+/** Distance a subject moves between two times (sampled displacement). Metric: metres. */
+export const displacement = defineFormula({
+  type: 'displacement',
+  description: 'Sampled displacement: how far a subject moved between two moments. Metric: metres.',
+  options: {
+    subject: schema.subject,
+    from: schema.moment,
+    to: schema.moment,
+    axes: schema.axes,
+    pass: schema.pass,
+    along: { ...schema.vec3, description: 'A task-frame direction: the metric becomes the signed displacement along it.' },
+  },
+  required: ['subject', 'from', 'to'],
+  frameState: true,
+  create: (spec, ctx): Validator => displacementValidator(spec, ctx),
+});
+/** The options of `displacement`. */
+export type DisplacementValidatorSpec = SpecOf<typeof displacement>;
+
+/** RMS distance between a subject and a reference subject or task-frame point over a window. Metric: metres. */
+export const rms = defineFormula({
+  type: 'rms',
+  description: 'RMS distance between a subject and a reference subject or task-frame point over a window. Metric: metres.',
+  options: {
+    subject: schema.subject,
+    reference: { oneOf: [schema.subject, schema.vec3] },
+    window: schema.window,
+    axes: schema.axes,
+  },
+  required: ['subject', 'reference'],
+  frameState: true,
+  create: (spec, ctx): Validator => rmsValidator(spec, ctx),
+});
+/** The options of `rms`. */
+export type RmsValidatorSpec = SpecOf<typeof rms>;
+
+/**
+ * Follow error between a subject and a leader (a hand joint) while both are present, during a window or
+ * between two events. `offset: 'initial'` measures the change of their offset from its first sample
+ * (a held object need not sit exactly on the joint); `none` (default) the distance itself. Metric: metres.
+ */
+export const follow = defineFormula({
+  type: 'follow',
+  description: 'Follow error between a subject and a leader while both are present, in a window or between two events. Metric: metres (max or RMS).',
+  options: {
+    subject: schema.subject,
+    leader: schema.subject,
+    window: schema.window,
+    between: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 },
+    offset: { enum: ['none', 'initial'] },
+    measure: { enum: ['max', 'rms'] },
+  },
+  required: ['subject', 'leader'],
+  frameState: true,
+  create: (spec, ctx): Validator => followValidator(spec, ctx),
+});
+/** The options of `follow`. */
+export type FollowValidatorSpec = SpecOf<typeof follow>;
+
+/** Distance between two subjects (or a subject and a task-frame point) at a moment. Metric: metres. */
+export const distanceAt = defineFormula({
+  type: 'distance-at',
+  description: 'Distance between two subjects, or a subject and a task-frame point, at a moment. Metric: metres.',
+  options: {
+    a: schema.subject,
+    b: { oneOf: [schema.subject, schema.vec3] },
+    at: schema.moment,
+    pass: schema.pass,
+    axes: schema.axes,
+  },
+  required: ['a', 'b', 'at'],
+  frameState: true,
+  create: (spec, ctx): Validator => distanceAtValidator(spec, ctx),
+});
+/** The options of `distance-at`. */
+export type DistanceAtValidatorSpec = SpecOf<typeof distanceAt>;
+
+/** Presence: the fraction of a window's frames in which a subject exists (a tag is published). */
+export const presence = defineFormula({
+  type: 'presence',
+  description: 'Presence: the fraction of a window\'s frames in which a subject exists.',
+  options: {
+    subject: schema.subject,
+    window: schema.window,
+    pass: schema.pass,
+  },
+  required: ['subject'],
+  frameState: true,
+  create: (spec, ctx): Validator => presenceValidator(spec, ctx),
+});
+/** The options of `presence`. */
+export type PresenceValidatorSpec = SpecOf<typeof presence>;
+
+/** Speed of a subject shortly after a moment (finite differences over `afterSeconds`). Metric: m/s. */
+export const speed = defineFormula({
+  type: 'speed',
+  description: 'Speed of a subject over afterSeconds following a moment. Metric: m/s.',
+  options: {
+    subject: schema.subject,
+    at: schema.moment,
+    afterSeconds: { type: 'number', exclusiveMinimum: 0 },
+    pass: schema.pass,
+  },
+  required: ['subject', 'at'],
+  frameState: true,
+  create: (spec, ctx): Validator => speedValidator(spec, ctx),
+});
+/** The options of `speed`. */
+export type SpeedValidatorSpec = SpecOf<typeof speed>;
 
 const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 

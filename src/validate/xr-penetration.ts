@@ -5,10 +5,26 @@
 import { PrimitiveKind } from '../../kernels/scene-geometry.js';
 import { signedDistance } from '../../kernels/sdf.js';
 import { RecordedScene } from '../sensing/recorded-scene.js';
-import type { PenetrationValidatorSpec } from '../task/types.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 import { inWindow, subject, type ValidatorContext } from './xr-context.js';
+
+/** How deep a sphere around a subject sinks into the scene's surfaces (as they are then). Metric: metres. */
+export const penetration = defineFormula({
+  type: 'penetration',
+  description: 'How deep a sphere around a subject sinks into the physical surfaces as they are at each frame. Metric: metres (the deepest).',
+  options: {
+    subject: schema.subject,
+    radius: { type: 'number', exclusiveMinimum: 0 },
+    window: schema.window,
+  },
+  required: ['subject', 'radius'],
+  frameState: true,
+  create: (spec, ctx): Validator => penetrationValidator(spec, ctx),
+});
+/** The options of `penetration`. */
+export type PenetrationValidatorSpec = SpecOf<typeof penetration>;
 
 /** Creates a `penetration` validator. */
 export function penetrationValidator(spec: PenetrationValidatorSpec, ctx: ValidatorContext): Validator {

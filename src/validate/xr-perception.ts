@@ -5,25 +5,71 @@
 import { castRay } from '../../kernels/ray-intersect.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { FrameView } from '../frame/frame.js';
+import { dot, quatAxes, sub, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { buildSceneGeometry } from '../sensing/scene-geometry.js';
-import type { ComfortValidatorSpec, OverlapValidatorSpec, VisibleValidatorSpec } from '../task/types.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 import { eventData, eventName, hasEvent, inWindow, momentValidator, subject, type ValidatorContext } from './xr-context.js';
 
-/** The head's axes (right, up, forward) from its rotation. */
-function headAxes(q: Quat): { right: Vec3; up: Vec3; forward: Vec3 } {
-  const [x, y, z, w] = q;
-  return {
-    right: [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)],
-    up: [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)],
-    forward: [-2 * (x * z + w * y), -2 * (y * z - w * x), -(1 - 2 * (x * x + y * y))],
-  };
-}
+/** Reach and comfort at a moment: distance from the head or the shoulder, or angle from the gaze. */
+export const comfort = defineFormula({
+  type: 'comfort',
+  description: 'Reach and comfort at a moment: distance from the head or the dominant shoulder (m), or angle from the gaze (degrees).',
+  options: {
+    subject: schema.subject,
+    at: schema.moment,
+    measure: { enum: ['head-distance', 'shoulder-distance', 'gaze-angle'] },
+    pass: schema.pass,
+  },
+  required: ['subject', 'at', 'measure'],
+  frameState: true,
+  create: (spec, ctx): Validator => comfortValidator(spec, ctx),
+});
+/** The options of `comfort`. */
+export type ComfortValidatorSpec = SpecOf<typeof comfort>;
 
-const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+/** Visibility and occlusion from the head: fraction of the window the subject is in view and unoccluded. */
+export const visible = defineFormula({
+  type: 'visible',
+  description: 'Visibility and occlusion from the head: the fraction of a window in which the subject is in view and not hidden by static surfaces.',
+  options: {
+    subject: schema.subject,
+    window: schema.window,
+    fovDeg: { type: 'number', exclusiveMinimum: 0, maximum: 180 },
+    occlusion: { type: 'boolean' },
+  },
+  required: ['subject'],
+  frameState: true,
+  create: (spec, ctx): Validator => visibleValidator(spec, ctx),
+});
+/** The options of `visible`. */
+export type VisibleValidatorSpec = SpecOf<typeof visible>;
+
+/**
+ * Overlap ratio (intersection over union), in the head's view plane, between the rectangle an app event
+ * reports (`data.corners`: two world points) and the one two subjects span at that moment. Metric: IoU.
+ */
+export const overlap = defineFormula({
+  type: 'overlap',
+  description: 'Overlap ratio (IoU) in the head\'s view between the rectangle an app event reports (data.corners) and the one two subjects span then.',
+  options: {
+    event: { type: 'string', minLength: 1 },
+    corners: { type: 'array', items: schema.subject, minItems: 2, maxItems: 2 },
+  },
+  required: ['event', 'corners'],
+  frameState: true,
+  create: (spec, ctx): Validator => overlapValidator(spec, ctx),
+});
+/** The options of `overlap`. */
+export type OverlapValidatorSpec = SpecOf<typeof overlap>;
+
+/** The head's axes (right, up, forward) from its rotation: X, Y and −Z. */
+function headAxes(q: Quat): { right: Vec3; up: Vec3; forward: Vec3 } {
+  const { x, y, z } = quatAxes(q);
+  return { right: x, up: y, forward: vecScale(z, -1) };
+}
 
 /** `comfort`: distance from the head or the shoulder, or angle from the gaze (degrees), at a moment. */
 export function comfortValidator(spec: ComfortValidatorSpec, ctx: ValidatorContext): Validator {

@@ -4,10 +4,48 @@
 import { castRay } from '../../kernels/ray-intersect.js';
 import type { Vec3 } from '../geometry/types.js';
 import { buildSceneGeometry } from '../sensing/scene-geometry.js';
-import type { CoverageValidatorSpec, ReachabilityValidatorSpec } from '../task/types.js';
+import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
 import { inWindow, pointOrSubject, subject, taskPoint, type ValidatorContext } from './xr-context.js';
+
+/** Coverage ratio: the fraction of task-frame points that a subject's path came within `radius` of. */
+export const coverage = defineFormula({
+  type: 'coverage',
+  description: 'Coverage ratio: the fraction of task-frame points a subject\'s path came within `radius` of.',
+  options: {
+    subject: schema.subject,
+    points: { type: 'array', minItems: 1, items: schema.vec3 },
+    radius: { type: 'number', exclusiveMinimum: 0 },
+    window: schema.window,
+  },
+  required: ['subject', 'points', 'radius'],
+  frameState: true,
+  create: (spec, ctx): Validator => coverageValidator(spec, ctx),
+});
+/** The options of `coverage`. */
+export type CoverageValidatorSpec = SpecOf<typeof coverage>;
+
+/**
+ * Graph reachability: nodes are task-frame points or subjects at the end of the run; two nodes connect
+ * when they are within `maxStep` of each other with no static surface between. Metric: hops on the
+ * shortest path from `from` to `to` (never reached: no metric).
+ */
+export const reachability = defineFormula({
+  type: 'reachability',
+  description: 'Graph reachability among task-frame points and subjects at the end: hops on the shortest path from node `from` to node `to`, linking nodes within maxStep with no static surface between.',
+  options: {
+    nodes: { type: 'array', minItems: 2, items: { oneOf: [schema.subject, schema.vec3] } },
+    from: { type: 'integer', minimum: 0 },
+    to: { type: 'integer', minimum: 0 },
+    maxStep: { type: 'number', exclusiveMinimum: 0 },
+  },
+  required: ['nodes', 'from', 'to', 'maxStep'],
+  frameState: true,
+  create: (spec, ctx): Validator => reachabilityValidator(spec, ctx),
+});
+/** The options of `reachability`. */
+export type ReachabilityValidatorSpec = SpecOf<typeof reachability>;
 
 /** `coverage`: the fraction of task-frame points a subject's path came within `radius` of. */
 export function coverageValidator(spec: CoverageValidatorSpec, ctx: ValidatorContext): Validator {

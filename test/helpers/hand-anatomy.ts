@@ -5,7 +5,7 @@
  * the thumb's tip rests. Nothing here reads joint angles or our gesture classifier; the pose tests compare
  * these numbers with the targets in hand-models/README.md.
  */
-import { OPENXR_JOINTS, type JointName } from '../../src/user/joints.js';
+import { OPENXR_JOINTS, type JointName } from '../../src/hand/joints.js';
 
 export type Vec = [number, number, number];
 export type Finger = 'index' | 'middle' | 'ring' | 'little';

@@ -17,7 +17,7 @@ export function benchTask(extra: Partial<TaskSpec> = {}): TaskSpec {
     duration: 3,
     placement: { anchor: 'table-top', clear: [0.5, 0.35] },
     user: { posture: 'seated', start: { position: [0, 0, 0.35], yawDeg: 0 } },
-    validators: [{ type: 'region', body: 'none', min: [0, 0, 0], max: [0, 0, 0], milestones: [{ id: 'none', threshold: 0 }] }],
+    validators: [{ type: 'region', body: 'task:none', min: [0, 0, 0], max: [0, 0, 0], milestones: [{ id: 'none', threshold: 0 }] }],
     ...extra,
     bodies: [marble, ...(extra.bodies ?? [])],
   };

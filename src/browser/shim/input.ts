@@ -4,7 +4,7 @@
  */
 import { S, illegalConstructor, internal, makeSpace, XRJointSpace, XRSpace, type Resolver } from './primitives.js';
 import type { Pose } from './math.js';
-import { WEBXR_JOINTS } from '../../user/joints.js';
+import { WEBXR_JOINTS } from '../../hand/joints.js';
 
 /** WebXR hand joints in XRHand order: the in-process host's names, so both sides agree by construction. */
 export const HAND_JOINTS: readonly string[] = WEBXR_JOINTS;

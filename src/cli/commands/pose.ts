@@ -2,10 +2,10 @@
  * `xrsim pose`: one hand's joints for a named pose, as WebXR or OpenXR JSON.
  */
 import { ExitCode, XrsimInputError } from '../../errors.js';
-import { loadHandModel } from '../../user/hand-model.js';
-import { OPENXR_JOINTS, webxrName } from '../../user/joints.js';
+import { loadHandModel } from '../../hand/hand-model.js';
+import { OPENXR_JOINTS, webxrName } from '../../hand/joints.js';
 import { defaultWristPose, poseHand } from '../../user/posed-hand.js';
-import { resolvePose } from '../../user/poses.js';
+import { resolvePose } from '../../hand/poses.js';
 import { parseChoiceArg, parseNumberArg, printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ExitCode, XrsimInputError } from '../../errors.js';
 import type { Vec3 } from '../../geometry/types.js';
 import { GL_INSTALL_HELP, GlRenderer, GlUnavailableError, glModuleName, type RenderedView } from '../../render/gl-renderer.js';
+import { primitiveColours } from '../../render/colours.js';
 import { sceneMesh } from '../../render/mesh.js';
 import { encodePng } from '../../render/png.js';
 import { RecordedScene, renderOnCpu, viewCamera, VIEW_KINDS, type ViewCamera } from '../../render/view.js';
@@ -108,6 +109,7 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
       }
       const model = modelFromHeader(reader.header);
       const scene = new RecordedScene(model);
+      const colourOf = primitiveColours(scene);
       const images: { tick: number; rgb: string; depth: string | null }[] = [];
       if (!single) mkdirSync(v['out-dir']!, { recursive: true });
       for (const frame of reader.framesInOrder()) {
@@ -115,7 +117,7 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
         const wanted = single ? frame.tick === tick : frame.tick % every === 0;
         if (wanted) {
           const view = viewCamera(camera, frame, model, size, depthChannel?.camera?.mount);
-          const image: RenderedView = gl ? gl.render(sceneMesh(scene.geometry, VIEW_KINDS, scene.colourOf), view) : renderOnCpu(scene, view);
+          const image: RenderedView = gl ? gl.render(sceneMesh(scene.geometry, VIEW_KINDS, colourOf), view) : renderOnCpu(scene, view);
           const rgbPath = single ? v.out! : join(v['out-dir']!, `frame-${String(frame.tick).padStart(6, '0')}.png`);
           writeFileSync(rgbPath, encodePng({ kind: 'rgb', width: image.width, height: image.height, pixels: image.rgb }));
           let depthPath: string | null = null;

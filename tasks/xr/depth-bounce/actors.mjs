@@ -6,5 +6,5 @@ export default function* (a) {
   yield a.wait(2.5 - 0.5);
   yield a.environment.addSurface({ id: 'tray', label: 'other', material: 'tray-plastic', position: [0, 0.015, -0.05], shape: { type: 'box', size: [0.3, 0.03, 0.3] } });
   yield a.wait(1.5);
-  yield a.environment.moveSurface('tray', [0, 0.08, -0.05]);
+  yield a.environment.moveSurface('scene:tray', [0, 0.08, -0.05]);
 }

@@ -5,7 +5,7 @@
 import { XrsimInputError } from '../errors.js';
 import { composePose, quatFromYawDeg, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
-import type { HandModelSpec } from './hand-model.js';
+import type { HandModelSpec } from '../hand/hand-model.js';
 
 /** Seeded perturbations for flakiness studies. Off unless given. */
 export interface PerturbationOptions {

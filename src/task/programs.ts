@@ -7,10 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { XrsimInputError } from '../errors.js';
-import type { ActorScript } from '../actors/api.js';
-import type { TaskSpec } from '../task/types.js';
-import type { AppModule } from './types.js';
-import { sharedImporter, type ModuleImporter } from './fresh-modules.js';
+import type { TaskSpec } from './types.js';
 
 /** A module: where it is and the SHA-256 of its source. */
 export interface ModuleRef {
@@ -77,26 +74,4 @@ function moduleRef(path: string, file: string, jsonPath: string): ModuleRef {
     if (sibling !== path) hash.update(`\0${name}\0`).update(readFileSync(sibling));
   }
   return { path, sha256: hash.digest('hex') };
-}
-
-/**
- * Imports an app module and checks its shape. Sessions pass their own importer, so each gets fresh module
- * instances where the process allows it (see `fresh-modules.ts`).
- */
-export async function importApp(ref: ModuleRef, importModule: ModuleImporter = sharedImporter): Promise<AppModule> {
-  const module = (await importModule(ref.path)) as Record<string, unknown> & { default?: unknown };
-  const candidate = (typeof module.frame === 'function' ? module : module.default) as Partial<AppModule> | undefined;
-  if (!candidate || typeof candidate.frame !== 'function') {
-    throw new XrsimInputError(`${ref.path} is not an app: it must export frame(frame, ctx) (and optionally setup(ctx))`, { file: ref.path, expected: 'export function frame(frame, ctx) { ... }' });
-  }
-  return candidate as AppModule;
-}
-
-/** Imports an actor script (the module's default export, a generator function). */
-export async function importActors(ref: ModuleRef, importModule: ModuleImporter = sharedImporter): Promise<ActorScript> {
-  const module = (await importModule(ref.path)) as { default?: unknown };
-  if (typeof module.default !== 'function') {
-    throw new XrsimInputError(`${ref.path} is not an actor script: its default export must be a generator function`, { file: ref.path, expected: 'export default function* (a) { yield a.wait(1); ... }' });
-  }
-  return module.default as ActorScript;
 }

@@ -1,0 +1,38 @@
+/**
+ * Quaternion kernels on typed arrays: the forms the hot loops use, allocating nothing. The tuple forms
+ * (`src/geometry/math.ts`) call these, so each formula is written once. Quaternions are (x, y, z, w).
+ */
+
+/**
+ * Writes the axes of rotation q, X then Y then Z (the columns of its matrix, which are the rows of the
+ * inverse rotation), into out[o..o+8].
+ */
+export function quatAxesInto(x: number, y: number, z: number, w: number, out: Float64Array, o: number): void {
+  out[o] = 1 - 2 * (y * y + z * z);
+  out[o + 1] = 2 * (x * y + w * z);
+  out[o + 2] = 2 * (x * z - w * y);
+  out[o + 3] = 2 * (x * y - w * z);
+  out[o + 4] = 1 - 2 * (x * x + z * z);
+  out[o + 5] = 2 * (y * z + w * x);
+  out[o + 6] = 2 * (x * z + w * y);
+  out[o + 7] = 2 * (y * z - w * x);
+  out[o + 8] = 1 - 2 * (x * x + y * y);
+}
+
+/** Rotates (vx, vy, vz) by unit quaternion q into out[o..o+2]: t = 2 (q.xyz × v); v' = v + w t + q.xyz × t. */
+export function rotateInto(x: number, y: number, z: number, w: number, vx: number, vy: number, vz: number, out: Float64Array, o: number): void {
+  const tx = 2 * (y * vz - z * vy);
+  const ty = 2 * (z * vx - x * vz);
+  const tz = 2 * (x * vy - y * vx);
+  out[o] = vx + w * tx + (y * tz - z * ty);
+  out[o + 1] = vy + w * ty + (z * tx - x * tz);
+  out[o + 2] = vz + w * tz + (x * ty - y * tx);
+}
+
+/** The Hamilton product a ⊗ b (apply b, then a) into out[o..o+3]. */
+export function quatMultiplyInto(ax: number, ay: number, az: number, aw: number, bx: number, by: number, bz: number, bw: number, out: Float64Array, o: number): void {
+  out[o] = aw * bx + ax * bw + ay * bz - az * by;
+  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
