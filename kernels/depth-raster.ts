@@ -47,6 +47,33 @@ export function setCameraPose(camera: RasterCamera, position: ArrayLike<number>,
   camera.position[2] = position[2];
 }
 
+/**
+ * What a pixel shows is one number, its face id: the primitive index × {@link FACES_PER_PRIMITIVE} + the
+ * face (0–5 box faces, by axis and sign; 2 and 3 the prism caps, 6 curved surfaces, 7 a prism's side).
+ */
+export const FACES_PER_PRIMITIVE = 8;
+/** The face a curved primitive (sphere, capsule, cylinder) shows. */
+export const CURVED_FACE = 6;
+/** The faces of a prism: its −Y cap, its +Y cap and its side. */
+export const PRISM_BOTTOM_FACE = 2;
+export const PRISM_TOP_FACE = 3;
+export const PRISM_SIDE_FACE = 7;
+
+/** The face of a box whose outward normal is local axis `axis` (0 x, 1 y, 2 z) with sign `sign`. */
+export function boxFace(axis: number, sign: number): number {
+  return axis * 2 + (sign > 0 ? 1 : 0);
+}
+
+/** The face id of face `face` of primitive `primitive`. */
+export function faceId(primitive: number, face: number): number {
+  return primitive * FACES_PER_PRIMITIVE + face;
+}
+
+/** The primitive a face id belongs to. */
+export function primitiveOfFace(id: number): number {
+  return (id / FACES_PER_PRIMITIVE) | 0;
+}
+
 /** Kinds to draw, as bits: 1 static, 2 dynamic, 4 hand parts. */
 export const DRAW_STATIC = 1;
 export const DRAW_DYNAMIC = 2;
@@ -56,7 +83,7 @@ export const DRAW_HANDS = 4;
 export class DepthRaster {
   /** z-depth per pixel, metres; Infinity where nothing is within [near, far]. */
   readonly depth: Float32Array;
-  /** Per pixel: primitive index × 8 + face (0–5 box faces, 6 curved, 7 prism side), or −1. */
+  /** Per pixel: the face id it shows ({@link faceId}), or −1. */
   readonly id: Int32Array;
   /** Per pixel: |cos| of the angle between the pixel's ray and the surface normal. */
   readonly incidence: Float32Array;
@@ -148,7 +175,7 @@ export class DepthRaster {
           this.py[k] = oy + sa * m[3 + a] + sb * m[3 + b];
           this.pz[k] = oz + sa * m[6 + a] + sb * m[6 + b];
         }
-        this.fillPolygon(4, nx, ny, nz, d, i * 8 + axis * 2 + (s > 0 ? 1 : 0), camera);
+        this.fillPolygon(4, nx, ny, nz, d, faceId(i, boxFace(axis, s)), camera);
       }
     }
   }
@@ -170,7 +197,7 @@ export class DepthRaster {
       const d = nx * this.px[0] + ny * this.py[0] + nz * this.pz[0];
       if (d >= 0) continue;
       for (let v = 0; v < count; v++) toCamera(poly[(start + v) * 2], s * half, poly[(start + v) * 2 + 1], v);
-      this.fillPolygon(count, nx, ny, nz, d, i * 8 + (s > 0 ? 3 : 2), camera);
+      this.fillPolygon(count, nx, ny, nz, d, faceId(i, s > 0 ? PRISM_TOP_FACE : PRISM_BOTTOM_FACE), camera);
     }
     // Sides: one quad per edge, outward normal (−ez, 0, ex)/|e| in local coordinates.
     for (let v = 0; v < count; v++) {
@@ -187,7 +214,7 @@ export class DepthRaster {
       toCamera(ax, half, az, 3);
       const d = nx * this.px[0] + ny * this.py[0] + nz * this.pz[0];
       if (d >= 0) continue;
-      this.fillPolygon(4, nx, ny, nz, d, i * 8 + 7, camera);
+      this.fillPolygon(4, nx, ny, nz, d, faceId(i, PRISM_SIDE_FACE), camera);
     }
   }
 
@@ -307,7 +334,7 @@ export class DepthRaster {
         const z = intersectLocal(g, i, ox, oy, oz, dx, dy, dz, near, this.normal);
         if (z < this.depth[o + col] && z <= far) {
           this.depth[o + col] = z;
-          this.id[o + col] = i * 8 + 6;
+          this.id[o + col] = faceId(i, CURVED_FACE);
           // The normal is local; the ray is local too, so their angle needs no transform.
           const n = this.normal;
           this.incidence[o + col] = Math.abs(n[0] * dx + n[1] * dy + n[2] * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);

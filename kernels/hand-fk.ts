@@ -11,6 +11,7 @@
  * and abduction about its local Y axis (positive turns toward −X, the thumb side of a right hand). A joint's
  * frame is its parent's frame, times its rest rotation, times the abduction, times the flexion.
  */
+import { POSE_FLOATS } from './pose-compose.js';
 
 /** Joints per hand. */
 export const JOINT_COUNT = 26;
@@ -56,7 +57,7 @@ export interface CompiledSkeleton {
 
 /** Scratch for one FK evaluation: local joint poses (7 per joint: position xyz, quaternion xyzw). */
 export function createFkScratch(): Float64Array {
-  return new Float64Array(JOINT_COUNT * 7);
+  return new Float64Array(JOINT_COUNT * POSE_FLOATS);
 }
 
 /**
@@ -70,7 +71,7 @@ export function handLocalPoses(skeleton: CompiledSkeleton, angles: Float64Array,
     const first = DIGIT_BASES[d];
     const last = first + DIGIT_LENGTHS[d] - 1;
     for (let j = first; j <= last; j++) {
-      const o = j * 7;
+      const o = j * POSE_FLOATS;
       if (j === first) {
         local[o] = skeleton.base[j * 3];
         local[o + 1] = skeleton.base[j * 3 + 1];
@@ -78,7 +79,7 @@ export function handLocalPoses(skeleton: CompiledSkeleton, angles: Float64Array,
         jointRotation(skeleton.restRotation, j, 0, 0, 0, 1, angles, local, o + 3);
       } else {
         // Position: the parent's position plus its bone along its −Z axis.
-        const p = (j - 1) * 7;
+        const p = (j - 1) * POSE_FLOATS;
         const length = skeleton.boneLength[j - 1];
         const qx = local[p + 3], qy = local[p + 4], qz = local[p + 5], qw = local[p + 6];
         // Rotating (0, 0, -L) by q: -L times the third column of q's rotation matrix.
@@ -98,8 +99,8 @@ export function handLocalPoses(skeleton: CompiledSkeleton, angles: Float64Array,
     }
   }
   // Palm: the centre of the middle metacarpal, oriented like it.
-  const m = J.MiddleMetacarpal * 7;
-  const n = J.MiddleProximal * 7;
+  const m = J.MiddleMetacarpal * POSE_FLOATS;
+  const n = J.MiddleProximal * POSE_FLOATS;
   setPose(
     local,
     J.Palm,
@@ -128,7 +129,7 @@ export function handWorldPoses(
   const wx = wrist[3], wy = wrist[4], wz = wrist[5], ww = wrist[6];
   const sign = left ? -1 : 1;
   for (let j = 0; j < JOINT_COUNT; j++) {
-    const o = j * 7;
+    const o = j * POSE_FLOATS;
     const px = sign * local[o], py = local[o + 1], pz = local[o + 2];
     // p' = wrist.position + rotate(wrist.rotation, p)
     const tx = 2 * (wy * pz - wz * py);
@@ -147,7 +148,7 @@ export function handWorldPoses(
 }
 
 function setPose(out: Float64Array, j: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number): void {
-  const o = j * 7;
+  const o = j * POSE_FLOATS;
   out[o] = x;
   out[o + 1] = y;
   out[o + 2] = z;

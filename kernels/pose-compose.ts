@@ -1,8 +1,14 @@
 /**
- * Pose composition without allocation: parent ∘ child, with poses as 7 numbers (position xyz, quaternion
- * xyzw) at offsets in flat arrays. Used where poses are composed every depth frame (camera mounts, bodies'
- * and hands' primitives).
+ * Poses as numbers in flat arrays, and their composition without allocation. A pose is 7 numbers at an
+ * offset: position xyz, then quaternion xyzw. Frames, physics, the user and sensing all store poses so.
+ * `composeInto` is used where poses are composed every depth frame (camera mounts, bodies' and hands'
+ * primitives).
  */
+
+/** Numbers per pose: position x, y, z, then quaternion x, y, z, w. */
+export const POSE_FLOATS = 7;
+/** Where a pose's quaternion starts. */
+export const POSE_ROTATION = 3;
 
 /** out[0..6] = parent[p..p+6] ∘ child[c..c+6]. `out` may not alias the inputs. */
 export function composeInto(parent: ArrayLike<number>, p: number, child: ArrayLike<number>, c: number, out: Float64Array): void {

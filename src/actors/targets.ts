@@ -7,6 +7,7 @@ import { quatAxis, rotateVec, toWorld } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { staticIndexOf } from '../model/references.js';
 import { choosePlane } from '../sensing/plane-candidates.js';
+import { directionToWorld } from '../sensing/scene-geometry.js';
 import type { ActorContext } from './action.js';
 
 /** Where a target is now: a world point and, when known, the surface's outward normal. */
@@ -44,11 +45,9 @@ export function surface(ref: string): Target {
       if (!plane) return null;
       const g = scene.geometry;
       const p = plane.primitive;
-      const local = plane.local.position;
-      const localNormal = quatAxis(plane.local.rotation, 'y');
-      const toWorldDir = (v: readonly number[]): Vec3 => [0, 1, 2].map((k) => g.rot(p, 0, k) * v[0] + g.rot(p, 1, k) * v[1] + g.rot(p, 2, k) * v[2]) as Vec3;
-      const offset = toWorldDir(local);
-      return { point: [g.position[p * 3] + offset[0], g.position[p * 3 + 1] + offset[1], g.position[p * 3 + 2] + offset[2]], normal: toWorldDir(localNormal), rotation: null };
+      const offset = directionToWorld(g, p, plane.local.position);
+      const normal = directionToWorld(g, p, quatAxis(plane.local.rotation, 'y'));
+      return { point: [g.position[p * 3] + offset[0], g.position[p * 3 + 1] + offset[1], g.position[p * 3 + 2] + offset[2]], normal, rotation: null };
     },
   };
 }

@@ -8,7 +8,8 @@ import { EventType } from '../frame/events.js';
 import { quatAxis, quatFromAxes } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { Frame } from '../frame/frame.js';
-import { HAND_CHANNEL_FLOATS, HAND_JOINT_FLOATS } from '../frame/layout.js';
+import { J } from '../../kernels/hand-fk.js';
+import { CONTROLLER, HAND_JOINT_FLOATS, HAND_JOINT_RADIUS, handTracked } from '../frame/layout.js';
 import { GESTURE_CRITERIA } from '../user/gestures.js';
 import { WEBXR_JOINTS } from '../hand/joints.js';
 import { XR_STANDARD_BUTTONS } from '../user/controller.js';
@@ -23,7 +24,14 @@ const BUTTON_PRESS = 0.5;
 const BUTTON_RELEASE = 0.3;
 /** Codes of InputEvent records. */
 const INPUT_CODES = { selectstart: 0, selectend: 1, squeezestart: 2, squeezeend: 3 } as const;
-const OPENXR = { thumbTip: 5, indexTip: 10, indexProximal: 7, palm: 0 } as const;
+/** Where the trigger (select) and squeeze buttons' values are in a controller channel. */
+const TRIGGER = CONTROLLER.buttons + XR_STANDARD_BUTTONS.indexOf('trigger');
+const SQUEEZE = CONTROLLER.buttons + XR_STANDARD_BUTTONS.indexOf('squeeze');
+/**
+ * A hand's target ray points away from a point this far below the eyes (a rough shoulder). It is not the
+ * user model's `shoulderOffset`: using that would move every hand ray an app sees (a result change).
+ */
+const RAY_SHOULDER_DROP = 0.3;
 
 interface SourceState {
   source: XrInputSource;
@@ -78,10 +86,10 @@ export class XrFrameBuilder {
     ['hand-left', 'hand-right'].forEach((name, side) => {
       const channel = frame.channel(name);
       const state = this.hands[side];
-      const tracked = channel !== undefined && channel[HAND_CHANNEL_FLOATS - 1] === 1;
+      const tracked = handTracked(channel);
       if (tracked) this.updateHand(state.source, channel!, head);
       // A pinch selects (three.js' thresholds); losing the hand mid-pinch ends the select without `select`.
-      const distance = tracked ? jointDistance(channel!, OPENXR.thumbTip, OPENXR.indexTip) : Infinity;
+      const distance = tracked ? jointDistance(channel!, J.ThumbTip, J.IndexTip) : Infinity;
       if (!state.selecting && distance <= GESTURE_CRITERIA.pinchStart) {
         state.selecting = true;
         emit('selectstart', state, side);
@@ -96,10 +104,10 @@ export class XrFrameBuilder {
     ['controller-left', 'controller-right'].forEach((name, side) => {
       const channel = frame.channel(name);
       const state = this.controllers[side];
-      const connected = channel !== undefined && channel[0] === 1;
+      const connected = channel !== undefined && channel[CONTROLLER.connected] === 1;
       if (connected) this.updateController(state.source, channel!);
-      const trigger = connected ? channel![15] : 0;
-      const squeeze = connected ? channel![16] : 0;
+      const trigger = connected ? channel![TRIGGER] : 0;
+      const squeeze = connected ? channel![SQUEEZE] : 0;
       for (const [kind, value] of [['select', trigger], ['squeeze', squeeze]] as const) {
         const active = kind === 'select' ? state.selecting : state.squeezing;
         const now = active ? value >= BUTTON_RELEASE : value >= BUTTON_PRESS;
@@ -139,21 +147,21 @@ export class XrFrameBuilder {
       // WebXR joint k is OpenXR joint k + 1 (the palm has none).
       const o = (k + 1) * HAND_JOINT_FLOATS;
       setTransform(joint.transform, channel, o);
-      joint.radius = channel[o + 7];
+      joint.radius = channel[o + HAND_JOINT_RADIUS];
     });
-    setTransform(source.gripPose!.transform, channel, OPENXR.palm * HAND_JOINT_FLOATS);
+    setTransform(source.gripPose!.transform, channel, J.Palm * HAND_JOINT_FLOATS);
     setTransform(source.targetRayPose!.transform, handTargetRay(channel, head), 0);
   }
 
   private updateController(source: XrInputSource, channel: Float32Array): void {
-    setTransform(source.gripPose!.transform, channel, 1);
-    setTransform(source.targetRayPose!.transform, channel, 8);
+    setTransform(source.gripPose!.transform, channel, CONTROLLER.grip);
+    setTransform(source.targetRayPose!.transform, channel, CONTROLLER.targetRay);
     source.gamepad!.buttons.forEach((button, b) => {
-      button.value = channel[15 + b];
+      button.value = channel[CONTROLLER.buttons + b];
       button.pressed = button.value >= BUTTON_PRESS;
       button.touched = button.value > 0;
     });
-    for (let a = 0; a < 4; a++) source.gamepad!.axes[a] = channel[21 + a];
+    for (let a = 0; a < CONTROLLER.axisCount; a++) source.gamepad!.axes[a] = channel[CONTROLLER.axes + a];
   }
 }
 
@@ -183,9 +191,9 @@ function jointDistance(c: Float32Array, a: number, b: number): number {
  * close to world up as it can be. Exports (IWER recordings) use it to express joints as WebXR apps see them.
  */
 export function handTargetRay(channel: ArrayLike<number>, head: ArrayLike<number>): number[] {
-  const o = OPENXR.indexProximal * HAND_JOINT_FLOATS;
+  const o = J.IndexProximal * HAND_JOINT_FLOATS;
   const origin = [channel[o], channel[o + 1], channel[o + 2]];
-  const forward = [origin[0] - head[0], origin[1] - (head[1] - 0.3), origin[2] - head[2]];
+  const forward = [origin[0] - head[0], origin[1] - (head[1] - RAY_SHOULDER_DROP), origin[2] - head[2]];
   return [...origin, ...quatFromAxes([0, 1, 0], [-forward[0], -forward[1], -forward[2]], 'z')];
 }
 

@@ -7,22 +7,45 @@
  * channels here; readers skip channels they do not know.
  */
 import { pinholeCamera, type RasterCamera } from '../../kernels/depth-raster.js';
+import { JOINT_COUNT } from '../../kernels/hand-fk.js';
+import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 import type { SimModel } from '../model/types.js';
 
-/** Floats per pose: position xyz, then quaternion xyzw. */
-export const POSE_FLOATS = 7;
+/** Floats per pose: position xyz, then quaternion xyzw (owned by `kernels/pose-compose.ts`). */
+export { POSE_FLOATS, POSE_ROTATION } from '../../kernels/pose-compose.js';
 /** Bytes of the time channel: u32 tick, u32 reserved (0), f64 seconds. */
 export const TIME_CHANNEL_BYTES = 16;
 /** Floats per hand joint: position xyz, quaternion xyzw, radius. */
 export const HAND_JOINT_FLOATS = 8;
+/** Where a hand joint's radius is, after its pose. */
+export const HAND_JOINT_RADIUS = POSE_FLOATS;
+/** Where a hand channel's tracked flag (1 or 0) is, after its joints. */
+export const HAND_TRACKED = JOINT_COUNT * HAND_JOINT_FLOATS;
 /** Floats per hand channel: 26 joints, then the tracked flag (1 or 0). */
-export const HAND_CHANNEL_FLOATS = 26 * HAND_JOINT_FLOATS + 1;
+export const HAND_CHANNEL_FLOATS = HAND_TRACKED + 1;
+/** Offsets in a controller channel: connected flag, grip pose, target-ray pose, 6 button values, 4 axes. */
+export const CONTROLLER = {
+  connected: 0,
+  grip: 1,
+  targetRay: 1 + POSE_FLOATS,
+  buttons: 1 + 2 * POSE_FLOATS,
+  axes: 1 + 2 * POSE_FLOATS + 6,
+  buttonCount: 6,
+  axisCount: 4,
+} as const;
 /** Floats per controller: connected flag, grip pose, target-ray pose, 6 button values, 4 axes. */
-export const CONTROLLER_CHANNEL_FLOATS = 1 + 7 + 7 + 6 + 4;
-/** Floats per contact probe: distance (negative = penetration), normal xyz, surface (static index, −1 none). */
+export const CONTROLLER_CHANNEL_FLOATS = CONTROLLER.axes + CONTROLLER.axisCount;
+/** Offsets in a contact probe: signed distance (negative = penetration), normal xyz, surface (static index, −1 none). */
+export const CONTACT_PROBE = { distance: 0, normal: 1, surface: 4 } as const;
+/** Floats per contact probe: distance, normal xyz, surface. */
 export const CONTACT_PROBE_FLOATS = 5;
 /** Probes per hand: thumb, index, middle, ring and little tips, then the palm. */
 export const CONTACT_PROBES_PER_HAND = 6;
+
+/** Whether a hand channel says its hand is tracked this frame. */
+export function handTracked<T extends ArrayLike<number>>(channel: T | undefined): channel is T {
+  return channel !== undefined && channel[HAND_TRACKED] === 1;
+}
 
 /** One entry of the channel table. */
 export interface ChannelDescriptor {
@@ -160,7 +183,7 @@ export function quantisationClasses(layout: FrameLayout): Uint8Array {
     if (c.kind === 'poses') pattern = pose;
     else if (c.kind === 'hand') pattern = [...pose, P];
     if (pattern) {
-      const repeats = c.kind === 'hand' ? 26 : words / pattern.length;
+      const repeats = c.kind === 'hand' ? JOINT_COUNT : words / pattern.length;
       for (let i = 0; i < repeats * pattern.length; i++) classes[first + i] = pattern[i % pattern.length];
     } else if (c.kind === 'controller') {
       classes.set([_, ...pose, ...pose], first);

@@ -11,6 +11,7 @@ import { HAND_MODELS_DIR, POSES_SCHEMA } from '../paths.js';
 import { join } from 'node:path';
 import { clampToLimits, type HandModel } from './hand-model.js';
 import { OPENXR_JOINTS, type JointName } from './joints.js';
+import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 
 /** A pose as written in the library. */
 export interface PoseSpec {
@@ -93,9 +94,9 @@ export function grabPose(model: HandModel, diameter: number): HandPose {
   // The sphere sits against the palm, centred between the palm joint and the knuckles of the index and middle
   // fingers (a ball is held toward the thumb side, where the index and middle fingers close on it).
   handLocalPoses(model.skeleton, open, local);
-  const p = J.Palm * 7;
-  const i = J.IndexProximal * 7;
-  const k = J.MiddleProximal * 7;
+  const p = J.Palm * POSE_FLOATS;
+  const i = J.IndexProximal * POSE_FLOATS;
+  const k = J.MiddleProximal * POSE_FLOATS;
   const lift = radius + model.skeleton.radius[J.Palm];
   const knuckles = [(local[i] + local[k]) / 2, (local[i + 1] + local[k + 1]) / 2, (local[i + 2] + local[k + 2]) / 2];
   const centre = [(local[p] + knuckles[0]) / 2, (local[p + 1] + knuckles[1]) / 2 - lift, (local[p + 2] + knuckles[2]) / 2];
@@ -107,7 +108,7 @@ export function grabPose(model: HandModel, diameter: number): HandPose {
         for (let a = 0; a < 2; a++) angles[j * 2 + a] = open[j * 2 + a] + curl * (fist[j * 2 + a] - open[j * 2 + a]);
       }
       handLocalPoses(model.skeleton, angles, local);
-      const t = tip * 7;
+      const t = tip * POSE_FLOATS;
       return Math.hypot(local[t] - centre[0], local[t + 1] - centre[1], local[t + 2] - centre[2]) - (radius + model.skeleton.radius[tip]);
     };
     // The tip sweeps an arc that can enter the sphere and leave it again, so find the first contact by

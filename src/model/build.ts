@@ -18,6 +18,7 @@ import { loadHandModel, type HandModel } from '../hand/hand-model.js';
 import { resolvePose } from '../hand/poses.js';
 import { checkValidatorReferences } from './references.js';
 import type { BodyModel, ColliderModel, HandPartModel, ModelOptions, ObjectOrigin, SensorModel, SimModel, StaticModel } from './types.js';
+import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 
 /** Default tick: 90 Hz, the common headset refresh rate. */
 export const DEFAULT_DT = 1 / 90;
@@ -259,8 +260,8 @@ function handPartShapes(model: HandModel): { kind: 'bone' | 'palm'; joint: numbe
   for (const base of DIGIT_BASES.slice(1)) for (const joint of [base + 1, base + 2, base + 3]) bone(joint);
   const local = createFkScratch();
   handLocalPoses(model.skeleton, resolvePose('open', model).angles, local);
-  const x = (j: number) => local[j * 7];
-  const z = (j: number) => local[j * 7 + 2];
+  const x = (j: number) => local[j * POSE_FLOATS];
+  const z = (j: number) => local[j * POSE_FLOATS + 2];
   const index = DIGIT_BASES[1] + 1;
   const little = DIGIT_BASES[4] + 1;
   const length = Math.abs(z(J.MiddleProximal));

@@ -2,7 +2,7 @@
  * What a point-of-view image shows (`RecordedScene`, the scene as recorded), the cameras to look from, and
  * the CPU renderer. The GPU path is `gl-renderer.ts`.
  */
-import { DepthRaster, pinholeCamera, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
+import { DepthRaster, pinholeCamera, primitiveOfFace, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
 import type { FrameView } from '../frame/frame.js';
 import { composePose, quatFromAxes, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
@@ -85,7 +85,7 @@ export class CpuViewRenderer {
     const { id } = this.raster;
     const { rgb, palette } = this;
     for (let i = 0, o = 0; i < id.length; i++, o += 3) {
-      const p = id[i] >= 0 ? (id[i] >> 3) * 3 : -1;
+      const p = id[i] >= 0 ? primitiveOfFace(id[i]) * 3 : -1;
       rgb[o] = p < 0 ? 0 : palette[p];
       rgb[o + 1] = p < 0 ? 0 : palette[p + 1];
       rgb[o + 2] = p < 0 ? 0 : palette[p + 2];

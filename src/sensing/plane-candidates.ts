@@ -12,9 +12,11 @@
  * A plane's space has its Y axis along the face's outward normal and its origin at the face's centre; its
  * polygon lies in that space's XZ plane.
  */
+import { boxFace, PRISM_BOTTOM_FACE, PRISM_TOP_FACE } from '../../kernels/depth-raster.js';
 import { PrimitiveType, type SceneGeometry } from '../../kernels/scene-geometry.js';
 import { quatFromAxes, type Pose } from '../geometry/math.js';
 import type { SemanticLabel, Vec3 } from '../geometry/types.js';
+import { directionToWorld } from './scene-geometry.js';
 
 /** A face chosen to be a surface's plane. */
 export interface PlaneCandidate {
@@ -77,8 +79,8 @@ function planarFaces(g: SceneGeometry, p: number, label: SemanticLabel): Face[] 
   const k = p * 3;
   const add = (faceCode: number, y: Vec3, x: Vec3, offset: Vec3, polygon: [number, number][], area: number) => {
     const z: Vec3 = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
-    const normal = localToWorldDir(g, p, y);
-    const c = localToWorldDir(g, p, offset);
+    const normal = directionToWorld(g, p, y);
+    const c = directionToWorld(g, p, offset);
     const centre: Vec3 = [g.position[k] + c[0], g.position[k + 1] + c[1], g.position[k + 2] + c[2]];
     faces.push({ primitive: p, faceCode, label, local: { position: offset, rotation: quatFromAxes(y, z) }, polygon, area, normal, centre });
   };
@@ -96,7 +98,7 @@ function planarFaces(g: SceneGeometry, p: number, label: SemanticLabel): Face[] 
         offset[axis] = s * h[axis];
         // Plane Z = X × Y = ±(local b axis); the rectangle is symmetric, so its outline is the same either way.
         const rectangle: [number, number][] = [[-h[a], -h[b]], [-h[a], h[b]], [h[a], h[b]], [h[a], -h[b]]];
-        add(axis * 2 + (s > 0 ? 1 : 0), y, x, offset, rectangle, 4 * h[a] * h[b]);
+        add(boxFace(axis, s), y, x, offset, rectangle, 4 * h[a] * h[b]);
       }
     }
   } else if (type === PrimitiveType.Prism) {
@@ -108,18 +110,8 @@ function planarFaces(g: SceneGeometry, p: number, label: SemanticLabel): Face[] 
     let twice = 0;
     for (let v = 0; v < count; v++) twice += points[v][0] * points[(v + 1) % count][1] - points[(v + 1) % count][0] * points[v][1];
     // +Y cap: plane (X, Z) = local (x, z). −Y cap: plane Z = X × (−Y) = −z, so the outline mirrors in z.
-    add(3, [0, 1, 0], [1, 0, 0], [0, half, 0], points, Math.abs(twice) / 2);
-    add(2, [0, -1, 0], [1, 0, 0], [0, -half, 0], points.map(([x, z]) => [x, -z] as [number, number]).reverse(), Math.abs(twice) / 2);
+    add(PRISM_TOP_FACE, [0, 1, 0], [1, 0, 0], [0, half, 0], points, Math.abs(twice) / 2);
+    add(PRISM_BOTTOM_FACE, [0, -1, 0], [1, 0, 0], [0, -half, 0], points.map(([x, z]) => [x, -z] as [number, number]).reverse(), Math.abs(twice) / 2);
   }
   return faces;
-}
-
-/** A direction (or offset) in primitive `p`'s frame, in world coordinates. */
-function localToWorldDir(g: SceneGeometry, p: number, v: Vec3): Vec3 {
-  // The store keeps world→local; local→world is its transpose.
-  return [
-    g.rot(p, 0, 0) * v[0] + g.rot(p, 1, 0) * v[1] + g.rot(p, 2, 0) * v[2],
-    g.rot(p, 0, 1) * v[0] + g.rot(p, 1, 1) * v[1] + g.rot(p, 2, 1) * v[2],
-    g.rot(p, 0, 2) * v[0] + g.rot(p, 1, 2) * v[1] + g.rot(p, 2, 2) * v[2],
-  ];
 }

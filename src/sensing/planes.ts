@@ -11,13 +11,14 @@
  * `lastChangedTime` (a tick here) moves when an attribute changes: the polygon, the orientation or the
  * label. Moving a surface changes the plane's pose only, and that alone does not move `lastChangedTime`.
  */
-import type { RasterCamera } from '../../kernels/depth-raster.js';
+import { faceId, FACES_PER_PRIMITIVE, type RasterCamera } from '../../kernels/depth-raster.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import { EventType } from '../frame/events.js';
 import { quatAxes, quatFromAxes } from '../geometry/math.js';
 import type { Frame } from '../frame/frame.js';
 import { SEMANTIC_LABELS, type SemanticLabel, type Vec3 } from '../geometry/types.js';
 import { choosePlane, HORIZONTAL_COS, VERTICAL_SIN, type PlaneCandidate } from './plane-candidates.js';
+import { directionToWorld } from './scene-geometry.js';
 import type { PlaneDetectionModel } from '../task/sensing-options.js';
 
 /** WebXR's plane orientations. */
@@ -284,9 +285,9 @@ export class PlaneDetector {
     // Plane axes in the primitive's frame.
     const axes = quatAxes(rotation);
     const local = [axes.x, axes.y, axes.z];
-    const toWorld = (v: readonly number[], k: number) => g.rot(p, 0, k) * v[0] + g.rot(p, 1, k) * v[1] + g.rot(p, 2, k) * v[2];
-    for (let axis = 0; axis < 3; axis++) for (let k = 0; k < 3; k++) plane.axes[axis * 3 + k] = toWorld(local[axis], k);
-    for (let k = 0; k < 3; k++) plane.origin[k] = g.position[p * 3 + k] + toWorld(position, k);
+    for (let axis = 0; axis < 3; axis++) plane.axes.set(directionToWorld(g, p, local[axis]), axis * 3);
+    const offset = directionToWorld(g, p, position);
+    for (let k = 0; k < 3; k++) plane.origin[k] = g.position[p * 3 + k] + offset[k];
     plane.pose.set(plane.origin, 0);
     const a = plane.axes;
     plane.pose.set(quatFromAxes([a[3], a[4], a[5]], [a[6], a[7], a[8]]), 3);
@@ -295,9 +296,9 @@ export class PlaneDetector {
   }
 
   private rebuildFaceMap(): void {
-    this.faceMap = new Int32Array(this.geometry.count * 8).fill(-1);
+    this.faceMap = new Int32Array(this.geometry.count * FACES_PER_PRIMITIVE).fill(-1);
     for (const plane of this.planes) {
-      if (!plane.removed && plane.polygonKey !== 'full') this.faceMap[plane.candidate.primitive * 8 + plane.candidate.faceCode] = plane.id;
+      if (!plane.removed && plane.polygonKey !== 'full') this.faceMap[faceId(plane.candidate.primitive, plane.candidate.faceCode)] = plane.id;
     }
   }
 }

@@ -5,11 +5,11 @@
  * Point-of-view rendering and geometric validators read it.
  */
 import { DRAW_DYNAMIC, DRAW_HANDS, DRAW_STATIC } from '../../kernels/depth-raster.js';
-import { J } from '../../kernels/hand-fk.js';
+import { DIGIT_BASES, DIGIT_LENGTHS, J } from '../../kernels/hand-fk.js';
 import { PrimitiveKind, PrimitiveType, type SceneGeometry } from '../../kernels/scene-geometry.js';
 import { decodeEvents } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
-import { HAND_JOINT_FLOATS } from '../frame/layout.js';
+import { HAND_JOINT_FLOATS, HAND_JOINT_RADIUS, handTracked } from '../frame/layout.js';
 import { composePose, partsOf, quatFromAxes, quatFromEulerDeg, type Pose } from '../geometry/math.js';
 import type { SemanticLabel, Vec3 } from '../geometry/types.js';
 import type { SimModel } from '../model/types.js';
@@ -18,10 +18,10 @@ import { buildSceneGeometry, poseBodies, primitiveOf, type SceneGeometryIndex } 
 
 /** Bones drawn for a hand: pairs of OpenXR joints. */
 const HAND_BONES: [number, number][] = [];
-for (const [base, length] of [[2, 4], [6, 5], [11, 5], [16, 5], [21, 5]] as const) {
+DIGIT_BASES.forEach((base, digit) => {
   HAND_BONES.push([J.Wrist, base]);
-  for (let j = base; j < base + length - 1; j++) HAND_BONES.push([j, j + 1]);
-}
+  for (let j = base; j < base + DIGIT_LENGTHS[digit] - 1; j++) HAND_BONES.push([j, j + 1]);
+});
 
 /** What a primitive shows: its object's label (`prop` for an unlabelled body, `hand`) and the object's number. */
 export interface PrimitiveLook {
@@ -93,7 +93,7 @@ export class RecordedScene {
 
   private poseHand(channel: Float32Array | undefined, hand: number): void {
     const g = this.index.geometry;
-    const tracked = channel !== undefined && channel[channel.length - 1] === 1;
+    const tracked = handTracked(channel);
     HAND_BONES.forEach(([a, b], k) => {
       const primitive = this.handPrimitives[hand * HAND_BONES.length + k];
       g.setEnabled(primitive, tracked);
@@ -102,7 +102,7 @@ export class RecordedScene {
       const pb: Vec3 = [channel[b * HAND_JOINT_FLOATS], channel[b * HAND_JOINT_FLOATS + 1], channel[b * HAND_JOINT_FLOATS + 2]];
       const axis: Vec3 = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
       const length = Math.hypot(axis[0], axis[1], axis[2]);
-      const radius = Math.min(channel[a * HAND_JOINT_FLOATS + 7], channel[b * HAND_JOINT_FLOATS + 7]);
+      const radius = Math.min(channel[a * HAND_JOINT_FLOATS + HAND_JOINT_RADIUS], channel[b * HAND_JOINT_FLOATS + HAND_JOINT_RADIUS]);
       g.params[primitive * 3] = radius;
       g.params[primitive * 3 + 1] = length / 2;
       const side: Vec3 = Math.abs(axis[0]) < 0.9 * length ? [1, 0, 0] : [0, 0, 1];

@@ -4,10 +4,10 @@
  * Static surfaces are added once at their world poses. Dynamic bodies' and hand parts' primitives carry
  * their pose relative to their body, and are re-posed only when something needs them (a depth frame).
  */
-import { composeInto } from '../../kernels/pose-compose.js';
+import { composeInto, POSE_FLOATS } from '../../kernels/pose-compose.js';
 import { PrimitiveKind, PrimitiveType, SceneGeometry, type PrimitiveInit } from '../../kernels/scene-geometry.js';
 import { composePose, type Pose } from '../geometry/math.js';
-import type { ShapeSpec } from '../geometry/types.js';
+import type { ShapeSpec, Vec3 } from '../geometry/types.js';
 import type { ColliderModel, SimModel } from '../model/types.js';
 import type { HandPartPoses } from '../user/hand-parts.js';
 
@@ -58,14 +58,14 @@ export function buildSceneGeometry(model: SimModel): SceneGeometryIndex {
   return { geometry, statics, bodies, handParts };
 }
 
-const composed = new Float64Array(7);
+const composed = new Float64Array(POSE_FLOATS);
 const composedRotation = composed.subarray(3);
 
 /** Re-poses every dynamic body's primitives from the `bodies` channel (7 floats per body). No allocation. */
 export function poseBodies(index: SceneGeometryIndex, bodyPoses: Float32Array): void {
   for (let b = 0; b < index.bodies.length; b++) {
     for (const { primitive, local } of index.bodies[b]) {
-      composeInto(bodyPoses, b * 7, local, 0, composed);
+      composeInto(bodyPoses, b * POSE_FLOATS, local, 0, composed);
       index.geometry.setPose(primitive, composed, composedRotation);
     }
   }
@@ -75,7 +75,17 @@ export function poseBodies(index: SceneGeometryIndex, bodyPoses: Float32Array): 
 export function poseHands(index: SceneGeometryIndex, model: SimModel, hands: HandPartPoses): void {
   const parts = model.handParts;
   for (let i = 0; i < parts.length; i++) {
-    composeInto(hands.wrists, parts[i].hand * 7, hands.parts, i * 7, composed);
+    composeInto(hands.wrists, parts[i].hand * POSE_FLOATS, hands.parts, i * POSE_FLOATS, composed);
     index.geometry.setPose(index.handParts[i], composed, composedRotation);
   }
+}
+
+/** A direction (or offset) in primitive `p`'s frame, in world coordinates. */
+export function directionToWorld(g: SceneGeometry, p: number, v: ArrayLike<number>): Vec3 {
+  // The store keeps world→local; local→world is its transpose.
+  return [
+    g.rot(p, 0, 0) * v[0] + g.rot(p, 1, 0) * v[1] + g.rot(p, 2, 0) * v[2],
+    g.rot(p, 0, 1) * v[0] + g.rot(p, 1, 1) * v[1] + g.rot(p, 2, 1) * v[2],
+    g.rot(p, 0, 2) * v[0] + g.rot(p, 1, 2) * v[1] + g.rot(p, 2, 2) * v[2],
+  ];
 }

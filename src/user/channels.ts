@@ -5,7 +5,7 @@
  */
 import { JOINT_COUNT } from '../../kernels/hand-fk.js';
 import type { Frame } from '../frame/frame.js';
-import { CONTACT_PROBE_FLOATS, CONTACT_PROBES_PER_HAND, HAND_JOINT_FLOATS } from '../frame/layout.js';
+import { CONTACT_PROBE, CONTACT_PROBE_FLOATS, CONTACT_PROBES_PER_HAND, CONTROLLER, HAND_JOINT_FLOATS, HAND_JOINT_RADIUS, HAND_TRACKED, POSE_ROTATION } from '../frame/layout.js';
 import type { RandomStream } from '../random.js';
 import type { Controller } from './controller.js';
 import type { Hand } from './hand.js';
@@ -43,30 +43,25 @@ function writeHand(hand: Hand, out: Float32Array, sigma: number, noise: RandomSt
   for (let j = 0; j < JOINT_COUNT; j++) {
     const o = j * HAND_JOINT_FLOATS;
     for (let k = 0; k < 3; k++) out[o + k] = hand.positions[j * 3 + k] + (noise && sigma > 0 ? sigma * gaussian(noise) : 0);
-    out[o + 3] = hand.orientations[j * 4];
-    out[o + 4] = hand.orientations[j * 4 + 1];
-    out[o + 5] = hand.orientations[j * 4 + 2];
-    out[o + 6] = hand.orientations[j * 4 + 3];
-    out[o + 7] = radius[j];
+    for (let k = 0; k < 4; k++) out[o + POSE_ROTATION + k] = hand.orientations[j * 4 + k];
+    out[o + HAND_JOINT_RADIUS] = radius[j];
   }
-  out[JOINT_COUNT * HAND_JOINT_FLOATS] = hand.tracked ? 1 : 0;
+  out[HAND_TRACKED] = hand.tracked ? 1 : 0;
 }
 
 function writeContacts(hand: Hand, out: Float32Array, o: number): void {
   for (let k = 0; k < CONTACT_PROBES_PER_HAND; k++) {
     const p = o + k * CONTACT_PROBE_FLOATS;
-    out[p] = hand.contactDistance[k];
-    out[p + 1] = hand.contactNormal[k * 3];
-    out[p + 2] = hand.contactNormal[k * 3 + 1];
-    out[p + 3] = hand.contactNormal[k * 3 + 2];
-    out[p + 4] = hand.contactSurface[k];
+    out[p + CONTACT_PROBE.distance] = hand.contactDistance[k];
+    for (let axis = 0; axis < 3; axis++) out[p + CONTACT_PROBE.normal + axis] = hand.contactNormal[k * 3 + axis];
+    out[p + CONTACT_PROBE.surface] = hand.contactSurface[k];
   }
 }
 
 function writeController(c: Controller, out: Float32Array): void {
-  out[0] = c.connected ? 1 : 0;
-  out.set(c.grip, 1);
-  out.set(c.targetRay, 8);
-  out.set(c.buttons, 15);
-  out.set(c.axes, 21);
+  out[CONTROLLER.connected] = c.connected ? 1 : 0;
+  out.set(c.grip, CONTROLLER.grip);
+  out.set(c.targetRay, CONTROLLER.targetRay);
+  out.set(c.buttons, CONTROLLER.buttons);
+  out.set(c.axes, CONTROLLER.axes);
 }

@@ -4,6 +4,7 @@
  */
 import type { SimModel } from '../model/types.js';
 import type { SimUser } from './user.js';
+import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 
 /** sin 45°: the capsule's +Y axis is turned onto the joint's −Z axis by a −90° turn about X. */
 const H = Math.SQRT1_2;
@@ -18,14 +19,14 @@ export interface HandPartPoses {
 
 /** Allocates the buffers for a model. */
 export function createHandPartPoses(model: SimModel): HandPartPoses {
-  return { wrists: new Float64Array(14), parts: new Float64Array(model.handParts.length * 7) };
+  return { wrists: new Float64Array(2 * POSE_FLOATS), parts: new Float64Array(model.handParts.length * POSE_FLOATS) };
 }
 
 /** Writes the wrists' world poses and the parts' wrist-relative poses. */
 export function handPartPoses(model: SimModel, user: SimUser, out: HandPartPoses): void {
   if (!user.hands) return;
   out.wrists.set(user.hands.left.wrist, 0);
-  out.wrists.set(user.hands.right.wrist, 7);
+  out.wrists.set(user.hands.right.wrist, POSE_FLOATS);
   const parts = model.handParts;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
@@ -33,9 +34,9 @@ export function handPartPoses(model: SimModel, user: SimUser, out: HandPartPoses
     const local = hand.local;
     // The kinematics are those of a right hand; a left hand mirrors x (and the quaternion's y and z).
     const sign = part.hand === 0 ? -1 : 1;
-    const j = part.joint * 7;
+    const j = part.joint * POSE_FLOATS;
     const qx = local[j + 3], qy = sign * local[j + 4], qz = sign * local[j + 5], qw = local[j + 6];
-    const o = i * 7;
+    const o = i * POSE_FLOATS;
     // Centre: half the bone along the joint's −Z axis (the third column of its rotation, negated).
     const h = part.halfLength;
     out.parts[o] = sign * local[j] - h * 2 * (qx * qz + qw * qy);

@@ -18,6 +18,7 @@ import { AngleBlend, ScalarBlend, type Easing } from './motion.js';
 import { bodyRotation, clampToReach, Placement, quatMultiply } from './placement.js';
 import { resolvePose, type HandPose } from '../hand/poses.js';
 import type { UserModel } from '../task/user-options.js';
+import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 
 /** Joints that probe for contact with static surfaces: the five tips and the palm. */
 export const CONTACT_PROBES = [J.ThumbTip, J.IndexTip, J.MiddleTip, J.RingTip, J.LittleTip, J.Palm] as const;
@@ -322,7 +323,7 @@ export class Hand {
   /** Offset of a hand point from the wrist, in the wrist frame, from wrist-relative joint poses. */
   private pointOffset(point: HandPoint, local: Float64Array): Vec3 {
     const sign = this.left ? -1 : 1;
-    const at = (j: number): Vec3 => [sign * local[j * 7], local[j * 7 + 1], local[j * 7 + 2]];
+    const at = (j: number): Vec3 => [sign * local[j * POSE_FLOATS], local[j * POSE_FLOATS + 1], local[j * POSE_FLOATS + 2]];
     if (point === 'wrist') return [0, 0, 0];
     if (point === 'palm') return at(J.Palm);
     if (point === 'pinch-point') {

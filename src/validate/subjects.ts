@@ -3,7 +3,8 @@
  * (`task:<id>`, `scene:<id>`), `tag:<role>` (the object the app tagged), `hand:<side>:<joint|pinch-point>`
  * (a reported hand joint, absent while untracked) or `head` (the eye centre).
  */
-import { HAND_CHANNEL_FLOATS, HAND_JOINT_FLOATS } from '../frame/layout.js';
+import { J } from '../../kernels/hand-fk.js';
+import { HAND_JOINT_FLOATS, handTracked, POSE_FLOATS } from '../frame/layout.js';
 import type { FrameView } from '../frame/frame.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { OPENXR_JOINTS } from '../hand/joints.js';
@@ -44,11 +45,11 @@ export function subjectReader(text: string, ctx: SubjectContext): SubjectReader 
       const index = (OPENXR_JOINTS as readonly string[]).indexOf(joint);
       return (frame) => {
         const c = frame.channel(channel);
-        if (!c || c[HAND_CHANNEL_FLOATS - 1] !== 1) return null;
+        if (!c || !handTracked(c)) return null;
         const at = (j: number): Vec3 => [c[j * HAND_JOINT_FLOATS], c[j * HAND_JOINT_FLOATS + 1], c[j * HAND_JOINT_FLOATS + 2]];
         if (joint === 'pinch-point') {
-          const a = at(5);
-          const b = at(10);
+          const a = at(J.ThumbTip);
+          const b = at(J.IndexTip);
           return { position: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2], rotation: null };
         }
         const o = index * HAND_JOINT_FLOATS;
@@ -59,7 +60,7 @@ export function subjectReader(text: string, ctx: SubjectContext): SubjectReader 
       const index = bodyIndexOf(ctx.model, ref);
       return (frame) => {
         const p = frame.bodyPoses;
-        const o = index * 7;
+        const o = index * POSE_FLOATS;
         return { position: [p[o], p[o + 1], p[o + 2]], rotation: [p[o + 3], p[o + 4], p[o + 5], p[o + 6]] };
       };
     }
