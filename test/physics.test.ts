@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EventType } from '../src/frame/events.js';
-import { sortEventRecords } from '../src/physics/world.js';
+import { sortEventRecords } from '../src/physics/events.js';
 import { createSession, decodeEvents } from '../src/index.js';
 
 describe('physics world', () => {

@@ -36,10 +36,10 @@ export function objectVerbs(id: string): ObjectVerbs {
     move: (position, eulerDeg) =>
       instant(`object(${id}).move`, (ctx) => {
         const frame = ctx.model.taskFrame;
-        ctx.physics.setBodyPose(bodyIndex(ctx, id), { position: toWorld(frame, position), rotation: quatMultiply(frame.rotation, quatFromEulerDeg(eulerDeg)) });
+        ctx.physics.bodies.setPose(bodyIndex(ctx, id), { position: toWorld(frame, position), rotation: quatMultiply(frame.rotation, quatFromEulerDeg(eulerDeg)) });
       }),
-    push: (impulse) => instant(`object(${id}).push`, (ctx) => ctx.physics.applyImpulse(bodyIndex(ctx, id), rotateVec(ctx.model.taskFrame.rotation, impulse))),
-    throw: (velocity) => instant(`object(${id}).throw`, (ctx) => ctx.physics.setBodyVelocity(bodyIndex(ctx, id), rotateVec(ctx.model.taskFrame.rotation, velocity))),
+    push: (impulse) => instant(`object(${id}).push`, (ctx) => ctx.physics.bodies.applyImpulse(bodyIndex(ctx, id), rotateVec(ctx.model.taskFrame.rotation, impulse))),
+    throw: (velocity) => instant(`object(${id}).throw`, (ctx) => ctx.physics.bodies.setVelocity(bodyIndex(ctx, id), rotateVec(ctx.model.taskFrame.rotation, velocity))),
   };
 }
 

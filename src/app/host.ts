@@ -194,7 +194,7 @@ export class AppHost {
   private addBody(id: string, o: AppBodyOptions): AppBody {
     if (this.bodies.has(id) && !this.bodies.get(id)!.removed) throw new Error(`ctx.addBody: an app body "${id}" already exists`);
     const physics = this.physics();
-    const handle = physics.addAppBody(o.shape, { position: [...o.position], rotation: o.rotation ?? [0, 0, 0, 1] }, {
+    const handle = physics.appBodies.add(o.shape, { position: [...o.position], rotation: o.rotation ?? [0, 0, 0, 1] }, {
       mass: o.mass ?? 0.1,
       friction: o.friction ?? 0.5,
       restitution: o.restitution ?? 0.3,
@@ -210,16 +210,16 @@ export class AppHost {
     };
     const body: AppBody = {
       id,
-      position: () => (alive(), physics.appBodyState(handle).position),
-      rotation: () => (alive(), physics.appBodyState(handle).rotation),
-      linearVelocity: () => (alive(), physics.appBodyState(handle).velocity),
-      setPose: (position: Vec3, rotation) => (alive(), physics.setAppBodyPose(handle, { position: [...position], rotation: rotation ?? physics.appBodyState(handle).rotation })),
-      setVelocity: (velocity) => (alive(), physics.setAppBodyVelocity(handle, velocity)),
-      touching: () => (alive(), physics.touchingStatics(handle).map((s) => environment.surfaceAt(s)!).filter(Boolean)),
+      position: () => (alive(), physics.appBodies.state(handle).position),
+      rotation: () => (alive(), physics.appBodies.state(handle).rotation),
+      linearVelocity: () => (alive(), physics.appBodies.state(handle).velocity),
+      setPose: (position: Vec3, rotation) => (alive(), physics.appBodies.setPose(handle, { position: [...position], rotation: rotation ?? physics.appBodies.state(handle).rotation })),
+      setVelocity: (velocity) => (alive(), physics.appBodies.setVelocity(handle, velocity)),
+      touching: () => (alive(), physics.appBodies.touchingStatics(handle).map((s) => environment.surfaceAt(s)!).filter(Boolean)),
       remove: () => {
         if (removed) return;
         removed = true;
-        physics.removeAppBody(handle);
+        physics.appBodies.remove(handle);
       },
       get removed() {
         return removed;

@@ -125,7 +125,7 @@ export class Environment {
     const pose: Pose = { position: [...surface.position], rotation: quatFromEulerDeg(surface.eulerDeg) };
     const parts = partsOf(surface);
     const material = this.material(surface.material)!;
-    const { index } = this.physics().addStatic(pose, parts, material);
+    const { index } = this.physics().statics.add(pose, parts, material);
     const primitives = parts.map((part) => {
       const world = composePose(pose, part.pose);
       return this.scene.geometry.add({ ...primitiveOf(part.shape), kind: PrimitiveKind.Static, owner: index, position: world.position, rotation: world.rotation });
@@ -139,7 +139,7 @@ export class Environment {
   private applyMove(index: number, pose: Pose, frame: Frame): void {
     const surface = this.surfaces[index];
     if (surface.removed) return;
-    this.physics().moveStatic(index, pose);
+    this.physics().statics.move(index, pose);
     surface.primitives.forEach((p, k) => {
       const world = composePose(pose, surface.parts[k].pose);
       this.scene.geometry.setPose(p, world.position, world.rotation);
@@ -155,7 +155,7 @@ export class Environment {
     const surface = this.surfaces[index];
     if (surface.removed) return;
     surface.removed = true;
-    this.physics().removeStatic(index);
+    this.physics().statics.remove(index);
     for (const p of surface.primitives) this.scene.geometry.setEnabled(p, false);
     this.planes?.surfaceRemoved(index, frame);
     frame.beginRecord(EventType.SurfaceRemoved);

@@ -34,6 +34,7 @@ import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
+import { POSE_FLOATS } from '../frame/layout.js';
 
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
@@ -106,7 +107,7 @@ export class Session {
       bodyPosition: (ref) => {
         const index = bodyIndexOf(model, ref, { bare: 'task' });
         const p = state.frame.bodyPoses;
-        return [p[index * 7], p[index * 7 + 1], p[index * 7 + 2]];
+        return [p[index * POSE_FLOATS], p[index * POSE_FLOATS + 1], p[index * POSE_FLOATS + 2]];
       },
     };
     this.validators = createTaskValidators(model, dominantHand);
@@ -265,7 +266,7 @@ export class Session {
    * unknown body.
    */
   applyImpulse(body: string, impulse: Vec3): void {
-    this.state.physics.applyImpulse(bodyIndexOf(this.model, body, { bare: 'task' }), impulse);
+    this.state.physics.bodies.applyImpulse(bodyIndexOf(this.model, body, { bare: 'task' }), impulse);
   }
 
   /** Frees the physics world. Called by `finish`; call it yourself if you abandon a session. */

@@ -77,7 +77,7 @@ export class SimState {
     const hands = this.user.hands;
     if (hands && (hands.left.changed || hands.right.changed)) {
       handPartPoses(this.model, this.user, this.handParts);
-      this.physics.moveHands(this.handParts.wrists, this.handParts.parts);
+      this.physics.hands.move(this.handParts);
     }
   }
 

@@ -1,0 +1,71 @@
+/**
+ * Collision events in a fixed order: Rapier reports contacts and sensor crossings by handle, in its own
+ * order; each becomes a record of model collider indices `a < b`, and a substep's records are sorted by
+ * (a, b, type), so the frame never depends on Rapier's internals.
+ */
+import { EventType } from '../frame/events.js';
+import type { Frame } from '../frame/frame.js';
+import type { ColliderIndex } from './colliders.js';
+import type { RapierEventQueue, RapierWorld } from './rapier.js';
+
+/** Drains a Rapier event queue into frames, in (a, b, type) order. Allocation-free. */
+export class CollisionEvents {
+  private target: Frame | undefined;
+  /** Bound once: passing a fresh closure every substep would allocate. */
+  private readonly onCollision: (h1: number, h2: number, started: boolean) => void;
+
+  constructor(
+    private readonly colliders: ColliderIndex,
+    private readonly queue: RapierEventQueue,
+  ) {
+    this.onCollision = (h1, h2, started) => this.record(h1, h2, started);
+  }
+
+  /** Runs one Rapier step and appends its events to `frame`, sorted. */
+  stepInto(world: RapierWorld, frame: Frame): void {
+    this.target = frame;
+    const first = frame.eventWords;
+    world.step(this.queue);
+    this.queue.drainCollisionEvents(this.onCollision);
+    sortEventRecords(frame.events, first, frame.eventWords);
+    this.target = undefined;
+  }
+
+  private record(h1: number, h2: number, started: boolean): void {
+    const i1 = this.colliders.ofHandle.get(h1) ?? 0xffffffff;
+    const i2 = this.colliders.ofHandle.get(h2) ?? 0xffffffff;
+    const a = i1 < i2 ? i1 : i2;
+    const b = i1 < i2 ? i2 : i1;
+    const sensor = this.colliders.sensor[i1] === 1 || this.colliders.sensor[i2] === 1;
+    const type = sensor
+      ? started ? EventType.SensorEnter : EventType.SensorExit
+      : started ? EventType.ContactStart : EventType.ContactStop;
+    this.target!.pushEvent2(type, a, b);
+  }
+}
+
+/**
+ * Sorts the 3-word physics records in `events[from, to)` by (a, b, type). Insertion sort: a tick has few
+ * events and they arrive nearly sorted, and it allocates nothing.
+ */
+export function sortEventRecords(events: Uint32Array, from: number, to: number): void {
+  for (let i = from + 3; i < to; i += 3) {
+    const h = events[i];
+    const a = events[i + 1];
+    const b = events[i + 2];
+    let j = i - 3;
+    while (j >= from && compareRecord(events[j + 1], events[j + 2], events[j], a, b, h) > 0) {
+      events[j + 3] = events[j];
+      events[j + 4] = events[j + 1];
+      events[j + 5] = events[j + 2];
+      j -= 3;
+    }
+    events[j + 3] = h;
+    events[j + 4] = a;
+    events[j + 5] = b;
+  }
+}
+
+function compareRecord(a1: number, b1: number, h1: number, a2: number, b2: number, h2: number): number {
+  return a1 - a2 || b1 - b2 || h1 - h2;
+}
