@@ -4,6 +4,7 @@
  * `composeInto` is used where poses are composed every depth frame (camera mounts, bodies' and hands'
  * primitives).
  */
+import { quatMultiplyInto } from './quat.js';
 
 /** Numbers per pose: position x, y, z, then quaternion x, y, z, w. */
 export const POSE_FLOATS = 7;
@@ -19,9 +20,5 @@ export function composeInto(parent: ArrayLike<number>, p: number, child: ArrayLi
   out[0] = parent[p] + vx + 2 * (pw * cx + py * cz - pz * cy);
   out[1] = parent[p + 1] + vy + 2 * (pw * cy + pz * cx - px * cz);
   out[2] = parent[p + 2] + vz + 2 * (pw * cz + px * cy - py * cx);
-  const qx = child[c + 3], qy = child[c + 4], qz = child[c + 5], qw = child[c + 6];
-  out[3] = pw * qx + px * qw + py * qz - pz * qy;
-  out[4] = pw * qy - px * qz + py * qw + pz * qx;
-  out[5] = pw * qz + px * qy - py * qx + pz * qw;
-  out[6] = pw * qw - px * qx - py * qy - pz * qz;
+  quatMultiplyInto(px, py, pz, pw, child[c + 3], child[c + 4], child[c + 5], child[c + 6], out, 3);
 }

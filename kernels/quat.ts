@@ -8,15 +8,30 @@
  * inverse rotation), into out[o..o+8].
  */
 export function quatAxesInto(x: number, y: number, z: number, w: number, out: Float64Array, o: number): void {
+  quatXAxisInto(x, y, z, w, out, o);
+  quatYAxisInto(x, y, z, w, out, o + 3);
+  quatZAxisInto(x, y, z, w, out, o + 6);
+}
+
+/** The X axis of rotation q (the first column of its matrix) into out[o..o+2]. */
+export function quatXAxisInto(x: number, y: number, z: number, w: number, out: Float64Array, o: number): void {
   out[o] = 1 - 2 * (y * y + z * z);
   out[o + 1] = 2 * (x * y + w * z);
   out[o + 2] = 2 * (x * z - w * y);
-  out[o + 3] = 2 * (x * y - w * z);
-  out[o + 4] = 1 - 2 * (x * x + z * z);
-  out[o + 5] = 2 * (y * z + w * x);
-  out[o + 6] = 2 * (x * z + w * y);
-  out[o + 7] = 2 * (y * z - w * x);
-  out[o + 8] = 1 - 2 * (x * x + y * y);
+}
+
+/** The Y axis of rotation q (the second column of its matrix) into out[o..o+2]. */
+export function quatYAxisInto(x: number, y: number, z: number, w: number, out: Float64Array, o: number): void {
+  out[o] = 2 * (x * y - w * z);
+  out[o + 1] = 1 - 2 * (x * x + z * z);
+  out[o + 2] = 2 * (y * z + w * x);
+}
+
+/** The Z axis of rotation q (the third column of its matrix) into out[o..o+2]. */
+export function quatZAxisInto(x: number, y: number, z: number, w: number, out: Float64Array, o: number): void {
+  out[o] = 2 * (x * z + w * y);
+  out[o + 1] = 2 * (y * z - w * x);
+  out[o + 2] = 1 - 2 * (x * x + y * y);
 }
 
 /** Rotates (vx, vy, vz) by unit quaternion q into out[o..o+2]: t = 2 (q.xyz × v); v' = v + w t + q.xyz × t. */
@@ -35,4 +50,15 @@ export function quatMultiplyInto(ax: number, ay: number, az: number, aw: number,
   out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
   out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
   out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/**
+ * A point given in a frame at `origin` turned by `yaw` radians about +Y (the body frame: it turns with the
+ * head's yaw only), in the world, into out[o..o+2].
+ */
+export function yawFrameToWorldInto(origin: ArrayLike<number>, yaw: number, vx: number, vy: number, vz: number, out: Float64Array, o: number): void {
+  const c = Math.cos(yaw), s = Math.sin(yaw);
+  out[o] = origin[0] + c * vx + s * vz;
+  out[o + 1] = origin[1] + vy;
+  out[o + 2] = origin[2] - s * vx + c * vz;
 }

@@ -90,7 +90,7 @@ describe("a user's task file", () => {
     const task = loadTask(file);
     const err = inputError(() => buildModel(loadScene('empty-lab'), task));
     expect(err).toMatchObject({ file, jsonPath: '$.validators[0].b' });
-    expect(err.message).toMatch(/no object "scene:sofa"/);
+    expect(err.message).toMatch(/no body, surface or fixture "scene:sofa"/);
     expect(err.expected).toMatch(/scene:floor/);
     const ok = loadTask(taskFile([{ type: 'contact', a: 'task:ball', b: 'scene:floor', milestones: [{ id: 'c', threshold: 1 }] }]));
     expect(() => buildModel(loadScene('empty-lab'), ok)).not.toThrow();

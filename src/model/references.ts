@@ -53,17 +53,11 @@ export function sensorIndexOf(model: ModelObjects, ref: string | Reference, opti
   return index;
 }
 
-/**
- * The colliders of the object a reference names: a dynamic body, a surface or fixture, or a sensor
- * (searched in that order).
- */
+/** The colliders of the object a reference names: a dynamic body, or else a surface or fixture. */
 export function collidersOf(model: ModelObjects, ref: string | Reference, options: ReferenceOptions = {}): readonly number[] {
   const { ref: object, text } = asObject(ref, options);
-  const owner = model.bodies[find(model.bodies, object)] ?? model.statics[find(model.statics, object)] ?? (object.kind === 'task' ? model.sensors.find((s) => s.id === object.id) : undefined);
-  if (!owner) {
-    const known = [...model.bodies, ...model.statics].map((o) => objectReference(o.origin, o.id)).concat(model.sensors.map((s) => objectReference('task', s.id)));
-    throw unknownReference(text, 'object', known, options);
-  }
+  const owner = model.bodies[find(model.bodies, object)] ?? model.statics[find(model.statics, object)];
+  if (!owner) throw unknownReference(text, 'body, surface or fixture', [...model.bodies, ...model.statics].map((o) => objectReference(o.origin, o.id)), options);
   return owner.colliders;
 }
 

@@ -132,7 +132,7 @@ function checkTaskReference(field: ReferenceField, kinds: Map<string, 'fixture' 
   const { accept, objects } = REFERENCE_TYPES[field.type];
   const ref = parseReference(field.text, { accept, bare: 'task', file, jsonPath: field.jsonPath });
   if (ref.kind !== 'task') return;
-  const wanted: ('fixture' | 'body' | 'sensor')[] = objects === 'object' ? ['body', 'fixture', 'sensor'] : [objects];
+  const wanted: ('fixture' | 'body' | 'sensor')[] = objects === 'object' ? ['body', 'fixture'] : [objects];
   if (!wanted.includes(kinds.get(ref.id)!)) {
     const known = [...kinds].filter(([, kind]) => wanted.includes(kind)).map(([id]) => formatReference({ kind: 'task', id }));
     throw unknownReference(field.text, `${wanted.join(' or ')} of the task`, known, { file, jsonPath: field.jsonPath });

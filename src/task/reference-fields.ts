@@ -18,7 +18,7 @@ export const REFERENCE_TYPES = {
   bodyReference: { accept: ['task', 'scene'], objects: 'body' },
   /** A sensor of the task. */
   sensorReference: { accept: ['task'], objects: 'sensor' },
-  /** Any object: a body, a fixture or surface, or a sensor. */
+  /** A body, a fixture or a surface. */
   objectReference: { accept: ['task', 'scene'], objects: 'object' },
 } as const satisfies Record<string, { accept: readonly ReferenceKind[]; objects: string }>;
 

@@ -3,12 +3,12 @@
  * (trigger, squeeze, touchpad, thumbstick press, A/X, B/Y) with values 0–1, and thumbstick axes. Button and
  * axis changes are timed like everything else; placement shares the hands' body-or-world placement.
  */
-import { quatFromAxes, quatFromEulerDeg, rotateVec, vecScale } from '../geometry/math.js';
+import { quatFromAxes, quatFromEulerDeg, quatMultiply, rotateVec, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import type { UserModel } from '../task/user-options.js';
 import type { Head } from './head.js';
 import { ScalarBlend } from './motion.js';
-import { bodyRotation, clampToReach, Placement, quatMultiply } from './placement.js';
+import { bodyRotation, clampToReach, Placement } from './placement.js';
 
 /** `xr-standard` button order. Index 4 is A (right) or X (left); 5 is B or Y. */
 export const XR_STANDARD_BUTTONS = ['trigger', 'squeeze', 'touchpad', 'thumbstick', 'a', 'b'] as const;

@@ -5,6 +5,10 @@
 import type { SimModel } from '../model/types.js';
 import type { SimUser } from './user.js';
 import { POSE_FLOATS } from '../../kernels/pose-compose.js';
+import { quatZAxisInto } from '../../kernels/quat.js';
+
+/** Scratch for a joint's Z axis. */
+const axis = new Float64Array(3);
 
 /** sin 45°: the capsule's +Y axis is turned onto the joint's −Z axis by a −90° turn about X. */
 const H = Math.SQRT1_2;
@@ -37,11 +41,12 @@ export function handPartPoses(model: SimModel, user: SimUser, out: HandPartPoses
     const j = part.joint * POSE_FLOATS;
     const qx = local[j + 3], qy = sign * local[j + 4], qz = sign * local[j + 5], qw = local[j + 6];
     const o = i * POSE_FLOATS;
-    // Centre: half the bone along the joint's −Z axis (the third column of its rotation, negated).
+    // Centre: half the bone along the joint's −Z axis.
     const h = part.halfLength;
-    out.parts[o] = sign * local[j] - h * 2 * (qx * qz + qw * qy);
-    out.parts[o + 1] = local[j + 1] - h * 2 * (qy * qz - qw * qx);
-    out.parts[o + 2] = local[j + 2] - h * (1 - 2 * (qx * qx + qy * qy));
+    quatZAxisInto(qx, qy, qz, qw, axis, 0);
+    out.parts[o] = sign * local[j] - h * axis[0];
+    out.parts[o + 1] = local[j + 1] - h * axis[1];
+    out.parts[o + 2] = local[j + 2] - h * axis[2];
     if (part.kind === 'palm') {
       out.parts[o + 3] = qx;
       out.parts[o + 4] = qy;

@@ -9,13 +9,13 @@
 import { ANGLES_PER_JOINT, createFkScratch, handLocalPoses, handWorldPoses, J, JOINT_COUNT } from '../../kernels/hand-fk.js';
 import { PrimitiveKind, type SceneGeometry } from '../../kernels/scene-geometry.js';
 import { signedDistance } from '../../kernels/sdf.js';
-import { quatFromAxes, rotateVec, vecNormalize, vecScale } from '../geometry/math.js';
+import { quatFromAxes, quatMultiply, rotateVec, vecNormalize, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { clampToLimits, type HandModel } from '../hand/hand-model.js';
 import type { Head } from './head.js';
 import { OPENXR_JOINTS, type JointName } from '../hand/joints.js';
 import { AngleBlend, ScalarBlend, type Easing } from './motion.js';
-import { bodyRotation, clampToReach, Placement, quatMultiply } from './placement.js';
+import { bodyRotation, clampToReach, Placement } from './placement.js';
 import { resolvePose, type HandPose } from '../hand/poses.js';
 import type { UserModel } from '../task/user-options.js';
 import { POSE_FLOATS } from '../../kernels/pose-compose.js';

@@ -5,6 +5,7 @@
  * only on an explicit teleport. Gaze is smooth pursuit: yaw and pitch follow their targets through a
  * critically damped spring, so the head never snaps and keeps up with a moving target. Yaw 0 faces −Z.
  */
+import { yawFrameToWorldInto } from '../../kernels/quat.js';
 import type { Vec3 } from '../geometry/types.js';
 import { ease, type Easing } from './motion.js';
 
@@ -202,11 +203,7 @@ export class Head {
    * yaw only) into the world, writing into out[o..o+2].
    */
   bodyPoint(offset: ArrayLike<number>, mirrorX: boolean, out: Float64Array, o = 0): void {
-    const x = mirrorX ? -offset[0] : offset[0];
-    const c = Math.cos(this.yaw), s = Math.sin(this.yaw);
-    out[o] = this.position[0] + c * x + s * offset[2];
-    out[o + 1] = this.position[1] + offset[1];
-    out[o + 2] = this.position[2] - s * x + c * offset[2];
+    yawFrameToWorldInto(this.position, this.yaw, mirrorX ? -offset[0] : offset[0], offset[1], offset[2], out, o);
   }
 }
 

@@ -2,6 +2,8 @@
  * Where a hand or controller is held: a timed pose motion either in the body frame (it follows the user as
  * they walk and turn) or in the world (it stays on a target while the user moves).
  */
+import { yawFrameToWorldInto } from '../../kernels/quat.js';
+import { quatMultiply } from '../geometry/math.js';
 import type { Quat } from '../geometry/types.js';
 import type { UserModel } from '../task/user-options.js';
 import type { Head } from './head.js';
@@ -55,11 +57,7 @@ export function bodyRotation(head: Head): Quat {
  * Runs every tick for resting hands: no allocation.
  */
 export function bodyToWorld(head: Head, pose: Float64Array): void {
-  const c = Math.cos(head.yaw), s = Math.sin(head.yaw);
-  const x = pose[0], z = pose[2];
-  pose[0] = head.position[0] + c * x + s * z;
-  pose[1] = head.position[1] + pose[1];
-  pose[2] = head.position[2] - s * x + c * z;
+  yawFrameToWorldInto(head.position, head.yaw, pose[0], pose[1], pose[2], pose, 0);
   // (0, sy, 0, cy) ⊗ q
   const sy = Math.sin(head.yaw / 2), cy = Math.cos(head.yaw / 2);
   const qx = pose[3], qy = pose[4], qz = pose[5], qw = pose[6];
@@ -78,16 +76,6 @@ export function worldToBody(head: Head, pose: Float64Array): void {
   pose[2] = s * dx + c * dz;
   const [x, y, z, w] = bodyRotation(head);
   pose.set(quatMultiply([-x, -y, -z, w], [pose[3], pose[4], pose[5], pose[6]]), 3);
-}
-
-/** Hamilton product a ⊗ b. */
-export function quatMultiply(a: ArrayLike<number>, b: ArrayLike<number>): Quat {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
 }
 
 /**

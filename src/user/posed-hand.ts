@@ -2,7 +2,7 @@
  * A hand posed on its own, outside a session: for `xrsim pose`, for tests and for tools.
  */
 import { createFkScratch, handLocalPoses, handWorldPoses, JOINT_COUNT } from '../../kernels/hand-fk.js';
-import { quatMultiply } from './placement.js';
+import { quatMultiply } from '../geometry/math.js';
 import type { HandModel } from '../hand/hand-model.js';
 import type { HandPose } from '../hand/poses.js';
 

@@ -5,6 +5,7 @@
 import { EventType } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
+import { sensorIndexOf } from '../model/references.js';
 import { colliderMask } from './context.js';
 import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
@@ -31,9 +32,8 @@ export function checkpointsValidator(spec: CheckpointsValidatorSpec, model: SimM
   const body = colliderMask(model, [spec.body]);
   // Collider index → position of its sensor in the ordered list, or -1.
   const order = new Int32Array(model.colliders.length).fill(-1);
-  spec.sensors.forEach((id, position) => {
-    const mask = colliderMask(model, [id]);
-    mask.forEach((m, c) => m && (order[c] = position));
+  spec.sensors.forEach((ref, position) => {
+    for (const c of model.sensors[sensorIndexOf(model, ref, { bare: 'task' })].colliders) order[c] = position;
   });
   const limit = spec.within ?? Infinity;
   const entryTicks: number[] = [];

@@ -12,7 +12,7 @@ import type { Validator } from './types.js';
 /** First contact between two task objects. Metric: seconds. */
 export const contact = defineFormula({
   type: 'contact',
-  description: 'Time of the first contact between two task objects. Metric: seconds (Infinity when none); passes when metric ≤ threshold.',
+  description: 'Time of the first contact between two objects (a body, and a body, fixture or surface). Metric: seconds (Infinity when none); passes when metric ≤ threshold.',
   options: {
     a: schema.body,
     b: schema.object,

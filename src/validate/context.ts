@@ -1,6 +1,7 @@
 /**
  * Resolving the objects a task's validators name into model indices, and task-frame geometry.
  */
+import { rotateInto } from '../../kernels/quat.js';
 import { bodyIndexOf, collidersOf } from '../model/references.js';
 import type { SimModel } from '../model/types.js';
 import type { AxesSpec } from '../task/types.js';
@@ -31,19 +32,8 @@ export function bodyPositionInTaskFrame(model: SimModel, poses: Float32Array, in
   const o = index * POSE_FLOATS;
   const [fx, fy, fz] = model.taskFrame.position;
   const [qx, qy, qz, qw] = model.taskFrame.rotation;
-  const dx = poses[o] - fx;
-  const dy = poses[o + 1] - fy;
-  const dz = poses[o + 2] - fz;
-  // Rotate by the conjugate of the frame's rotation.
-  const x = -qx;
-  const y = -qy;
-  const z = -qz;
-  const tx = 2 * (y * dz - z * dy);
-  const ty = 2 * (z * dx - x * dz);
-  const tz = 2 * (x * dy - y * dx);
-  out[0] = dx + qw * tx + (y * tz - z * ty);
-  out[1] = dy + qw * ty + (z * tx - x * tz);
-  out[2] = dz + qw * tz + (x * ty - y * tx);
+  // Rotate the offset from the frame's origin by the conjugate of the frame's rotation.
+  rotateInto(-qx, -qy, -qz, qw, poses[o] - fx, poses[o + 1] - fy, poses[o + 2] - fz, out, 0);
 }
 
 /** Weighted Euclidean distance between two 3-vectors. */

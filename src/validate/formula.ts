@@ -37,7 +37,7 @@ export const schema = {
   body: { $ref: '#/definitions/bodyReference' },
   /** A sensor of the task: `task:<id>`. */
   sensor: { $ref: '#/definitions/sensorReference' },
-  /** Any object: a body, a fixture or surface, or a sensor. */
+  /** A body, a fixture or a surface. */
   object: { $ref: '#/definitions/objectReference' },
   /** Seconds, or an event name (its first occurrence). */
   moment: { $ref: '#/definitions/moment' },

@@ -2,6 +2,7 @@
  * XR formulas on what the user sees and reaches: reach and comfort, visibility and occlusion from the
  * head, and the overlap of an app-reported rectangle with the one the user framed.
  */
+import { yawFrameToWorldInto } from '../../kernels/quat.js';
 import { castRay } from '../../kernels/ray-intersect.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { FrameView } from '../frame/frame.js';
@@ -65,6 +66,9 @@ export const overlap = defineFormula({
 /** The options of `overlap`. */
 export type OverlapValidatorSpec = SpecOf<typeof overlap>;
 
+/** Scratch for the shoulder's position. */
+const shoulder = new Float64Array(3);
+
 /** The head's axes (right, up, forward) from its rotation: X, Y and −Z. */
 function headAxes(q: Quat): { right: Vec3; up: Vec3; forward: Vec3 } {
   const { x, y, z } = quatAxes(q);
@@ -87,8 +91,7 @@ export function comfortValidator(spec: ComfortValidatorSpec, ctx: ValidatorConte
     // The dominant shoulder, placed from the eyes in the body frame (the body turns with the head's yaw).
     const side = ctx.dominantHand === 'left' ? -1 : 1;
     const yaw = Math.atan2(-axes.forward[0], -axes.forward[2]);
-    const [ox, oy, oz] = [side * shoulderOffset[0], shoulderOffset[1], shoulderOffset[2]];
-    const shoulder: Vec3 = [head[0] + Math.cos(yaw) * ox + Math.sin(yaw) * oz, head[1] + oy, head[2] - Math.sin(yaw) * ox + Math.cos(yaw) * oz];
+    yawFrameToWorldInto(head, yaw, side * shoulderOffset[0], shoulderOffset[1], shoulderOffset[2], shoulder, 0);
     return Math.hypot(...sub(p.position, shoulder));
   });
 }
