@@ -36,7 +36,7 @@ export function livingRoomWith20Props(duration = 10): SimModel {
       position: [-1.5 + 0.25 * i, 0.2, -0.4 + 0.3 * (i % 3)] as Vec3,
       shape: structuredClone(shapes[i % shapes.length]) as ShapeSpec,
     })),
-    validators: [{ type: 'settle', bodies: ['prop-0'], linearSpeedBelow: 0.01, milestones: [{ id: 'settles', threshold: duration }] }],
+    validators: [{ type: 'settle', bodies: ['task:prop-0'], linearSpeedBelow: 0.01, milestones: [{ id: 'settles', threshold: duration }] }],
   };
   return buildModel(loadScene('living-room'), loadTask(task));
 }

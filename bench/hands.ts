@@ -61,7 +61,7 @@ function busyBenchModel() {
       position: [0.25 + 0.06 * (i % 2), 0.05 + 0.06 * i, -0.12] as [number, number, number],
       shape: { type: 'box' as const, size: [0.04, 0.04, 0.04] as [number, number, number] },
     })),
-    validators: [{ type: 'settle', bodies: ['block-0'], linearSpeedBelow: 0.01, milestones: [{ id: 'settles', threshold: 10 }] }],
+    validators: [{ type: 'settle', bodies: ['task:block-0'], linearSpeedBelow: 0.01, milestones: [{ id: 'settles', threshold: 10 }] }],
   };
   const empty = loadScene('empty-lab');
   return buildModel({ spec: { ...empty.spec, props: [] }, file: '<bench scene>' }, loadTask(task));

@@ -32,7 +32,7 @@ export function dropModel(bodies: number, duration = 10): SimModel {
     validators: [
       {
         type: 'settle',
-        bodies: Array.from({ length: bodies }, (_, i) => `body-${i}`),
+        bodies: Array.from({ length: bodies }, (_, i) => `task:body-${i}`),
         linearSpeedBelow: 0.01,
         milestones: [{ id: 'settles', threshold: duration }],
       },
