@@ -322,6 +322,7 @@ export class DepthRaster {
     const ox = -(m[0] * this.t[0] + m[3] * this.t[1] + m[6] * this.t[2]);
     const oy = -(m[1] * this.t[0] + m[4] * this.t[1] + m[7] * this.t[2]);
     const oz = -(m[2] * this.t[0] + m[5] * this.t[1] + m[8] * this.t[2]);
+    const id = faceId(i, CURVED_FACE);
     for (let row = r0; row <= r1; row++) {
       const ry = -(row + 0.5 - cy) / fy;
       const o = row * width;
@@ -334,7 +335,7 @@ export class DepthRaster {
         const z = intersectLocal(g, i, ox, oy, oz, dx, dy, dz, near, this.normal);
         if (z < this.depth[o + col] && z <= far) {
           this.depth[o + col] = z;
-          this.id[o + col] = faceId(i, CURVED_FACE);
+          this.id[o + col] = id;
           // The normal is local; the ray is local too, so their angle needs no transform.
           const n = this.normal;
           this.incidence[o + col] = Math.abs(n[0] * dx + n[1] * dy + n[2] * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);

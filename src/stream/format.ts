@@ -19,6 +19,7 @@
  * Every chunk decodes on its own, so one damaged chunk never hides the others.
  */
 import type { ChannelDescriptor } from '../frame/layout.js';
+import type { Handedness } from '../hand/side.js';
 import type { SceneSpec } from '../scene/types.js';
 import type { TaskSpec } from '../task/types.js';
 import type { UserOptions } from '../task/user-options.js';
@@ -66,7 +67,7 @@ export interface StreamHeader {
   generator: string;
   modelHash: string;
   seed: number;
-  dominantHand: 'right' | 'left';
+  dominantHand: Handedness;
   /** The session as run: task and scene ids, seed, hand, and the model's substeps and duration. */
   spec: Record<string, unknown>;
   /** The validated scene, task, hand model and user options, so `verify` and `replay` need no files. */

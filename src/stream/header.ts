@@ -3,6 +3,7 @@
  */
 import { POSITION_QUANTUM, ROTATION_STEPS } from '../../kernels/quantise.js';
 import { frameLayoutFor } from '../frame/layout.js';
+import type { Handedness } from '../hand/side.js';
 import { buildModel } from '../model/build.js';
 import type { SimModel } from '../model/types.js';
 import { loadScene } from '../scene/load.js';
@@ -14,7 +15,7 @@ import { DEFAULT_CHUNK_FRAMES, DEFAULT_COMPRESSION_LEVEL, type StreamEncoding, t
 /** What a header records about the session beyond its model. */
 export interface StreamHeaderOptions {
   seed: number;
-  dominantHand: 'right' | 'left';
+  dominantHand: Handedness;
   /** The spec as run (ids, seed, overrides). */
   spec: Record<string, unknown>;
   encoding?: StreamEncoding;
