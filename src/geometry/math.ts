@@ -91,8 +91,11 @@ export function quatFromAxes(y: Vec3, z: Vec3, exact: 'y' | 'z' = 'y'): Quat {
   let Z: Vec3;
   if (exact === 'y') [Y, Z] = orthogonal(y, z);
   else [Z, Y] = orthogonal(z, y);
-  const X = cross(Y, Z);
-  // Rotation matrix with columns X, Y, Z → quaternion (Shepperd's method).
+  return quatFromMatrixAxes(cross(Y, Z), Y, Z);
+}
+
+/** The rotation whose matrix has columns (axes) X, Y and Z, orthonormal (Shepperd's method). */
+export function quatFromMatrixAxes(X: ArrayLike<number>, Y: ArrayLike<number>, Z: ArrayLike<number>): Quat {
   const trace = X[0] + Y[1] + Z[2];
   if (trace > 0) {
     const s = 0.5 / Math.sqrt(trace + 1);
