@@ -6,7 +6,7 @@
 import { decodeEvents } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import { CONTACT_PROBE_FLOATS, HAND_JOINT_FLOATS, POSE_FLOATS, type ChannelDescriptor, type FrameLayout } from '../frame/layout.js';
-import { OPENXR_JOINTS } from '../user/joints.js';
+import { OPENXR_JOINTS } from '../hand/joints.js';
 import { XR_STANDARD_BUTTONS } from '../user/controller.js';
 import { eventJson, type EventJson } from './event-json.js';
 

@@ -21,7 +21,7 @@ import { composePose, quatConjugate, rotateVec, type Pose } from '../geometry/ma
 import type { Quat, Vec3 } from '../geometry/types.js';
 import type { StreamReader } from '../stream/reader.js';
 import { XR_STANDARD_BUTTONS } from '../user/controller.js';
-import { WEBXR_JOINTS } from '../user/joints.js';
+import { WEBXR_JOINTS } from '../hand/joints.js';
 
 /** Controller buttons count as pressed from this value (as in the app host's frame builder). */
 const PRESSED = 0.5;

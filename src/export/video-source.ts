@@ -9,6 +9,7 @@ import type { RasterCamera } from '../../kernels/depth-raster.js';
 import type { Frame } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
 import type { GlRenderer, RenderedView } from '../render/gl-renderer.js';
+import { primitiveColours } from '../render/colours.js';
 import { sceneMesh } from '../render/mesh.js';
 import { CpuViewRenderer, RecordedScene, viewCamera, VIEW_KINDS, type ViewCamera } from '../render/view.js';
 import { replayModelFromHeader } from '../stream/header.js';
@@ -48,6 +49,8 @@ export class SimulationViewSource implements VideoFrameSource {
   private readonly lastTick: number;
   private readonly depthMount: number[] | undefined;
   private readonly cpu: CpuViewRenderer | null;
+  /** The colour of each primitive of the scene, for the GPU path. */
+  private readonly colourOf: (primitive: number) => readonly number[];
 
   constructor(
     reader: StreamReader,
@@ -55,6 +58,7 @@ export class SimulationViewSource implements VideoFrameSource {
   ) {
     this.model = replayModelFromHeader(reader.header);
     this.scene = new RecordedScene(this.model);
+    this.colourOf = primitiveColours(this.scene);
     this.frames = reader.framesInOrder();
     this.width = options.width;
     this.height = options.height;
@@ -80,7 +84,7 @@ export class SimulationViewSource implements VideoFrameSource {
       this.scene.advance(this.current);
     }
     const camera: RasterCamera = viewCamera(this.options.camera, this.current!, this.model, this.options, this.depthMount);
-    const view: RenderedView = this.cpu ? this.cpu.render(this.scene, camera) : this.options.gl!.render(sceneMesh(this.scene.geometry, VIEW_KINDS, this.scene.colourOf), camera);
+    const view: RenderedView = this.cpu ? this.cpu.render(this.scene, camera) : this.options.gl!.render(sceneMesh(this.scene.geometry, VIEW_KINDS, this.colourOf), camera);
     return view.rgb;
   }
 }

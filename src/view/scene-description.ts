@@ -8,7 +8,7 @@ import { partsOf, quatFromEulerDeg, type Pose } from '../geometry/math.js';
 import type { SimModel } from '../model/types.js';
 import { objectColour } from '../render/colours.js';
 import type { SurfaceSpec } from '../scene/types.js';
-import { OPENXR_JOINTS } from '../user/joints.js';
+import { OPENXR_JOINTS } from '../hand/joints.js';
 import type { ObjectDescription, Pose7, SceneDescription } from './api-types.js';
 
 /** Trigger volumes are drawn as green wireframes. */

@@ -9,7 +9,7 @@ import { BrowserApp } from '../../src/browser/browser-app.js';
 import type { WarmChromium } from '../../src/browser/chromium.js';
 import { runBrowserApp, type BrowserRun } from '../../src/browser/scored-run.js';
 import { listTaskIds, loadTask, type Handedness } from '../../src/index.js';
-import type { SensingOptions } from '../../src/sensing/options.js';
+import type { SensingOptions } from '../../src/task/sensing-options.js';
 import { TASKS_DIR } from '../../src/paths.js';
 import { FAILURE_CATEGORY_IDS, type FailureCategory } from '../../src/task/failure-categories.js';
 
