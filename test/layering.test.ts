@@ -1,6 +1,6 @@
 /**
  * Dependencies run one way: every import of `src/`, `kernels/` and `workers/` (type-only and dynamic ones
- * included) follows the layer table in docs/ARCHITECTURE.md, and no files import each other in a cycle.
+ * included) follows the layer table in docs/LAYERS.md, and no files import each other in a cycle.
  * The checker proves it can fail on a fixture tree with an upward import, a cycle and a stray file.
  */
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ const FIXTURE = join(ROOT, 'test/fixtures/layering');
 
 describe('layering', () => {
   it('src/, kernels/ and workers/ import only their own or lower layers, without cycles', () => {
-    const layers = parseLayerTable(readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8'));
+    const layers = parseLayerTable(readFileSync(join(ROOT, 'docs/LAYERS.md'), 'utf8'));
     expect(layers.length).toBeGreaterThan(10);
     expect(checkLayering(ROOT, ['src', 'kernels', 'workers'], layers)).toEqual([]);
   });
@@ -22,7 +22,7 @@ describe('layering', () => {
     const layers = parseLayerTable(readFileSync(join(FIXTURE, 'LAYERS.md'), 'utf8'));
     const problems = checkLayering(FIXTURE, ['low', 'high', 'other'], layers);
     expect(problems).toEqual([
-      'other/stray.ts: in no layer; add its folder to the layer table in docs/ARCHITECTURE.md',
+      'other/stray.ts: in no layer; add its folder to the layer table in docs/LAYERS.md',
       'low/base.ts:3: low (level 0) imports high/widget.ts, in the higher layer high (level 10)',
       'low/base.ts:7: low (level 0) imports high/widget.ts, in the higher layer high (level 10)',
       'import cycle: high/a.ts:2 → high/b.ts:1 → high/a.ts',

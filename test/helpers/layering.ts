@@ -2,7 +2,7 @@
  * The layering checker behind `test/layering.test.ts`: it reads every import of a source tree, resolves
  * the relative ones to files, and reports imports against the layer order and file-level cycles.
  *
- * The layer order is not written here: it is the table in `docs/ARCHITECTURE.md` (section "Layers"),
+ * The layer order is not written here: it is the table in `docs/LAYERS.md`,
  * parsed by {@link parseLayerTable}, so the map the engineers read is the rule the test enforces.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -146,7 +146,7 @@ export function collectImports(root: string, dirs: string[]): ImportRef[] {
 export function parseLayerTable(markdown: string): Layer[] {
   const lines = markdown.split('\n');
   const heading = lines.findIndex((l) => /^#+\s+Layers\s*$/.test(l));
-  if (heading === -1) throw new Error('no "Layers" heading in the architecture document');
+  if (heading === -1) throw new Error('no "Layers" heading in the layers document');
   const header = lines.findIndex((l, i) => i > heading && /^\|\s*level\s*\|\s*layer\s*\|\s*paths\s*\|/.test(l));
   if (header === -1) throw new Error('no "| level | layer | paths |" table under the "Layers" heading');
   const layers: Layer[] = [];
@@ -243,7 +243,7 @@ export function checkLayering(root: string, dirs: string[], layers: readonly Lay
   const problems: string[] = [];
   const files = new Set(dirs.flatMap((dir) => sourceFiles(root, dir)));
   for (const file of [...files].sort()) {
-    if (!layerOf(file, layers)) problems.push(`${file}: in no layer; add its folder to the layer table in docs/ARCHITECTURE.md`);
+    if (!layerOf(file, layers)) problems.push(`${file}: in no layer; add its folder to the layer table in docs/LAYERS.md`);
   }
   for (const ref of imports) {
     if (ref.target === null) continue;
