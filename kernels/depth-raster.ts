@@ -10,6 +10,11 @@
  *
  * Depth is z-depth: distance along the camera's −Z axis from the plane through the camera. Pixels are
  * row-major with the origin at the top left. Nothing is allocated per frame.
+ *
+ * Every pixel's value is a pure function of that pixel's ray and the scene, so a render can be limited to a
+ * lattice (every other pixel of every other row, what plane detection reads) with the same values there.
+ * Primitives wholly outside the view frustum are skipped; a curved primitive is solved only within the
+ * projection of its bounding box clipped to the near plane.
  */
 import { quatAxesInto } from './quat.js';
 import { intersectLocal } from './ray-intersect.js';
@@ -100,6 +105,19 @@ export class DepthRaster {
   private readonly t = new Float64Array(3);
   private readonly normal = new Float64Array(3);
   private readonly half = new Float64Array(3);
+  private readonly corners = new Float64Array(24);
+  /** Projected bounds of the primitive being drawn: umin, umax, vmin, vmax. */
+  private readonly bounds = new Float64Array(4);
+  /** Per column: the x of the pixel-centre ray (rx, ry, −1); per row: its y; per pixel: the ray's length. */
+  private readonly rayX: Float64Array;
+  private readonly rayY: Float64Array;
+  private readonly rayLength: Float64Array;
+  /** The intrinsics the ray tables were made for. */
+  private readonly intrinsics = new Float64Array(4).fill(NaN);
+  /** The four side planes of the view frustum in camera coordinates (unit normals pointing inside). */
+  private readonly sides = new Float64Array(12);
+  /** Pixel lattice of the current render: 1 every pixel, 2 every other pixel of every other row. */
+  private lattice = 1;
 
   constructor(
     readonly width: number,
@@ -108,12 +126,20 @@ export class DepthRaster {
     this.depth = new Float32Array(width * height);
     this.id = new Int32Array(width * height);
     this.incidence = new Float32Array(width * height);
+    this.rayX = new Float64Array(width);
+    this.rayY = new Float64Array(height);
+    this.rayLength = new Float64Array(width * height);
   }
 
-  /** Renders the enabled primitives whose kind bit is in `kinds` (see DRAW_*). */
-  render(g: SceneGeometry, camera: RasterCamera, kinds: number): void {
+  /**
+   * Renders the enabled primitives whose kind bit is in `kinds` (see DRAW_*). With `lattice` 2, only pixels
+   * in even rows and even columns are written (the others keep whatever they held).
+   */
+  render(g: SceneGeometry, camera: RasterCamera, kinds: number, lattice = 1): void {
     this.depth.fill(Infinity);
     this.id.fill(-1);
+    this.lattice = lattice;
+    this.prepare(camera);
     for (let i = 0; i < g.count; i++) {
       if (!g.enabled(i) || ((1 << g.kind(i)) & kinds) === 0) continue;
       if (this.culled(g, i, camera)) continue;
@@ -122,6 +148,29 @@ export class DepthRaster {
       if (type === PrimitiveType.Box) this.drawBox(g, i, camera);
       else if (type === PrimitiveType.Prism) this.drawPrism(g, i, camera);
       else this.drawCurved(g, i, camera);
+    }
+  }
+
+  /** The ray tables and frustum planes for `camera`'s intrinsics (rebuilt only when they change). */
+  private prepare(camera: RasterCamera): void {
+    const { fx, fy, cx, cy, width, height } = camera;
+    const k = this.intrinsics;
+    if (k[0] === fx && k[1] === fy && k[2] === cx && k[3] === cy) return;
+    k[0] = fx; k[1] = fy; k[2] = cx; k[3] = cy;
+    for (let col = 0; col < width; col++) this.rayX[col] = (col + 0.5 - cx) / fx;
+    for (let row = 0; row < height; row++) this.rayY[row] = -(row + 0.5 - cy) / fy;
+    for (let row = 0; row < height; row++) {
+      const ry = this.rayY[row];
+      for (let col = 0; col < width; col++) {
+        const rx = this.rayX[col];
+        this.rayLength[row * width + col] = Math.sqrt(rx * rx + ry * ry + 1);
+      }
+    }
+    // Image edges u = 0, u = width, v = 0, v = height as planes through the camera: n · p ≥ 0 inside.
+    const planes = [fx, 0, -cx, -fx, 0, -(width - cx), 0, -fy, -cy, 0, fy, -(height - cy)];
+    for (let p = 0; p < 4; p++) {
+      const n = Math.hypot(planes[p * 3], planes[p * 3 + 1], planes[p * 3 + 2]);
+      for (let c = 0; c < 3; c++) this.sides[p * 3 + c] = planes[p * 3 + c] / n;
     }
   }
 
@@ -142,7 +191,7 @@ export class DepthRaster {
     this.t[2] = R[6] * dx + R[7] * dy + R[8] * dz;
   }
 
-  /** True if the primitive's bounding sphere lies wholly behind the near plane or beyond the far plane. */
+  /** True if the primitive's bounding sphere lies wholly outside the view frustum (near, far and sides). */
   private culled(g: SceneGeometry, i: number, camera: RasterCamera): boolean {
     const b = g.bounds;
     const cx = (b[i * 6] + b[i * 6 + 3]) / 2 - camera.position[0];
@@ -151,7 +200,13 @@ export class DepthRaster {
     const radius = Math.hypot(b[i * 6 + 3] - b[i * 6], b[i * 6 + 4] - b[i * 6 + 1], b[i * 6 + 5] - b[i * 6 + 2]) / 2;
     const R = camera.rotation;
     const z = R[6] * cx + R[7] * cy + R[8] * cz;
-    return z - radius > -camera.near || -z - radius > camera.far;
+    if (z - radius > -camera.near || -z - radius > camera.far) return true;
+    const x = R[0] * cx + R[1] * cy + R[2] * cz;
+    const y = R[3] * cx + R[4] * cy + R[5] * cz;
+    const n = this.sides;
+    // A margin of a millimetre keeps the test conservative against rounding.
+    for (let p = 0; p < 12; p += 3) if (n[p] * x + n[p + 1] * y + n[p + 2] * z < -radius - 1e-3) return true;
+    return false;
   }
 
   private drawBox(g: SceneGeometry, i: number, camera: RasterCamera): void {
@@ -254,12 +309,15 @@ export class DepthRaster {
       if (this.v[k] > vmax) vmax = this.v[k];
     }
     // Rows whose centre (row + 0.5) lies in [vmin, vmax): top-left rule.
-    const rowStart = Math.max(0, Math.ceil(vmin - 0.5));
+    const step = this.lattice;
+    const rowStart = alignUp(Math.max(0, Math.ceil(vmin - 0.5)), step);
     const rowEnd = Math.min(height - 1, Math.ceil(vmax - 0.5) - 1);
     const depth = this.depth;
     const ids = this.id;
     const incidence = this.incidence;
-    for (let row = rowStart; row <= rowEnd; row++) {
+    const rayX = this.rayX;
+    const rayLength = this.rayLength;
+    for (let row = rowStart; row <= rowEnd; row += step) {
       const yc = row + 0.5;
       let xmin = Infinity;
       let xmax = -Infinity;
@@ -273,18 +331,18 @@ export class DepthRaster {
         }
       }
       if (xmin >= xmax) continue;
-      const colStart = Math.max(0, Math.ceil(xmin - 0.5));
+      const colStart = alignUp(Math.max(0, Math.ceil(xmin - 0.5)), step);
       const colEnd = Math.min(width - 1, Math.ceil(xmax - 0.5) - 1);
-      const ry = -(yc - cy) / fy;
+      const ry = this.rayY[row];
       const base = ny * ry - nz;
       const o = row * width;
-      for (let col = colStart; col <= colEnd; col++) {
-        const rx = (col + 0.5 - cx) / fx;
+      for (let col = colStart; col <= colEnd; col += step) {
+        const rx = rayX[col];
         const z = d / (nx * rx + base);
         if (z < depth[o + col] && z <= far) {
           depth[o + col] = z;
           ids[o + col] = id;
-          incidence[o + col] = -(nx * rx + base) / Math.sqrt(rx * rx + ry * ry + 1);
+          incidence[o + col] = -(nx * rx + base) / rayLength[o + col];
         }
       }
     }
@@ -292,42 +350,26 @@ export class DepthRaster {
 
   /** Spheres, capsules, cylinders: exact per pixel within the primitive's projected bounds. */
   private drawCurved(g: SceneGeometry, i: number, camera: RasterCamera): void {
-    const { fx, fy, cx, cy, width, height, near, far } = camera;
-    const h = this.half;
-    g.writeLocalHalfExtents(i, h);
-    let umin = Infinity, umax = -Infinity, vmin = Infinity, vmax = -Infinity;
-    let behind = false;
-    for (let corner = 0; corner < 8; corner++) {
-      const lx = corner & 1 ? h[0] : -h[0], ly = corner & 2 ? h[1] : -h[1], lz = corner & 4 ? h[2] : -h[2];
-      const x = this.t[0] + this.m[0] * lx + this.m[1] * ly + this.m[2] * lz;
-      const y = this.t[1] + this.m[3] * lx + this.m[4] * ly + this.m[5] * lz;
-      const z = this.t[2] + this.m[6] * lx + this.m[7] * ly + this.m[8] * lz;
-      if (z > -near) {
-        behind = true;
-        break;
-      }
-      const uu = cx + (fx * x) / -z, vv = cy - (fy * y) / -z;
-      umin = Math.min(umin, uu);
-      umax = Math.max(umax, uu);
-      vmin = Math.min(vmin, vv);
-      vmax = Math.max(vmax, vv);
-    }
-    // A box straddling the near plane projects unboundedly: fall back to the whole image.
-    const c0 = behind ? 0 : Math.max(0, Math.floor(umin - 0.5));
-    const c1 = behind ? width - 1 : Math.min(width - 1, Math.ceil(umax - 0.5));
-    const r0 = behind ? 0 : Math.max(0, Math.floor(vmin - 0.5));
-    const r1 = behind ? height - 1 : Math.min(height - 1, Math.ceil(vmax - 0.5));
+    const { width, height, near, far } = camera;
+    if (!this.projectedBounds(g, i, camera)) return;
+    const bounds = this.bounds;
+    const step = this.lattice;
+    const c0 = alignUp(Math.max(0, Math.floor(bounds[0] - 0.5)), step);
+    const c1 = Math.min(width - 1, Math.ceil(bounds[1] - 0.5));
+    const r0 = alignUp(Math.max(0, Math.floor(bounds[2] - 0.5)), step);
+    const r1 = Math.min(height - 1, Math.ceil(bounds[3] - 0.5));
     // The camera origin in local coordinates: −mᵀ·t.
     const m = this.m;
     const ox = -(m[0] * this.t[0] + m[3] * this.t[1] + m[6] * this.t[2]);
     const oy = -(m[1] * this.t[0] + m[4] * this.t[1] + m[7] * this.t[2]);
     const oz = -(m[2] * this.t[0] + m[5] * this.t[1] + m[8] * this.t[2]);
     const id = faceId(i, CURVED_FACE);
-    for (let row = r0; row <= r1; row++) {
-      const ry = -(row + 0.5 - cy) / fy;
+    const rayX = this.rayX;
+    for (let row = r0; row <= r1; row += step) {
+      const ry = this.rayY[row];
       const o = row * width;
-      for (let col = c0; col <= c1; col++) {
-        const rx = (col + 0.5 - cx) / fx;
+      for (let col = c0; col <= c1; col += step) {
+        const rx = rayX[col];
         // The pixel's ray r = (rx, ry, −1) in local coordinates: mᵀ·r. Its parameter t is the z-depth.
         const dx = m[0] * rx + m[3] * ry - m[6];
         const dy = m[1] * rx + m[4] * ry - m[7];
@@ -343,4 +385,59 @@ export class DepthRaster {
       }
     }
   }
+
+  /**
+   * The image rectangle (umin, umax, vmin, vmax into `bounds`) holding the projection of primitive `i`'s
+   * local bounding box clipped to the near plane: the corners in front of it and the points where the box's
+   * edges cross it. False if the whole box is behind it.
+   */
+  private projectedBounds(g: SceneGeometry, i: number, camera: RasterCamera): boolean {
+    const near = camera.near;
+    const h = this.half;
+    g.writeLocalHalfExtents(i, h);
+    const m = this.m;
+    const corner = this.corners;
+    let front = 0;
+    for (let k = 0; k < 8; k++) {
+      const lx = k & 1 ? h[0] : -h[0], ly = k & 2 ? h[1] : -h[1], lz = k & 4 ? h[2] : -h[2];
+      corner[k * 3] = this.t[0] + m[0] * lx + m[1] * ly + m[2] * lz;
+      corner[k * 3 + 1] = this.t[1] + m[3] * lx + m[4] * ly + m[5] * lz;
+      corner[k * 3 + 2] = this.t[2] + m[6] * lx + m[7] * ly + m[8] * lz;
+      if (corner[k * 3 + 2] <= -near) front++;
+    }
+    if (front === 0) return false;
+    const b = this.bounds;
+    b[0] = Infinity; b[1] = -Infinity; b[2] = Infinity; b[3] = -Infinity;
+    for (let k = 0; k < 8; k++) {
+      const zk = corner[k * 3 + 2];
+      if (zk <= -near) this.include(corner[k * 3], corner[k * 3 + 1], zk, camera);
+      if (front === 8) continue;
+      // Edges to the corners that differ in one axis bit; each edge once (from its lower corner).
+      for (let bit = 1; bit < 8; bit <<= 1) {
+        if (k & bit) continue;
+        const j = k | bit;
+        const zj = corner[j * 3 + 2];
+        if (zk <= -near === zj <= -near) continue;
+        const s = (-near - zk) / (zj - zk);
+        this.include(corner[k * 3] + s * (corner[j * 3] - corner[k * 3]), corner[k * 3 + 1] + s * (corner[j * 3 + 1] - corner[k * 3 + 1]), -near, camera);
+      }
+    }
+    return true;
+  }
+
+  /** Grows `bounds` to hold the projection of the camera-space point (x, y, z), z < 0. */
+  private include(x: number, y: number, z: number, camera: RasterCamera): void {
+    const b = this.bounds;
+    const u = camera.cx + (camera.fx * x) / -z;
+    const v = camera.cy - (camera.fy * y) / -z;
+    if (u < b[0]) b[0] = u;
+    if (u > b[1]) b[1] = u;
+    if (v < b[2]) b[2] = v;
+    if (v > b[3]) b[3] = v;
+  }
+}
+
+/** The smallest multiple of `step` (1 or 2) at or above `n` (n ≥ 0). */
+function alignUp(n: number, step: number): number {
+  return step === 1 ? n : n + (n % step);
 }

@@ -164,7 +164,9 @@ function cylinderSide(ox: number, oy: number, oz: number, dx: number, dy: number
 function disc(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, r: number, half: number, tMin: number, n: Float64Array): number {
   if (dy === 0) return Infinity;
   let best = Infinity;
-  for (const y of [half, -half]) {
+  // The top cap, then the bottom one (a loop over a literal array would allocate per pixel).
+  for (let cap = 0; cap < 2; cap++) {
+    const y = cap === 0 ? half : -half;
     const t = (y - oy) / dy;
     if (t <= tMin || t >= best) continue;
     const x = ox + t * dx, z = oz + t * dz;
