@@ -2,9 +2,13 @@
  * From an ideal depth image to what a depth sensor reports: mixed pixels at depth edges, range limits,
  * holes at grazing angles, random dropouts, a distance-dependent Gaussian error and bias, then quantisation
  * to whole millimetres (0 = no reading). The parameters are documented in `src/task/noise-presets.ts`.
- * Nothing is allocated per frame; the random draws happen in pixel order, so a seed fixes the image.
+ *
+ * Every random draw is counter-based (`counter-rng.ts`): a pure function of the session's noise key, the
+ * sensor frame number and the pixel, so rows can be measured in any order, or only some of them, with the
+ * same result. Dropouts are a Bernoulli process along each row, drawn as geometric gaps between dropped
+ * pixels (one draw per dropout rather than one per pixel). Nothing is allocated per frame.
  */
-import type { Sfc32 } from './prng.js';
+import { CounterStream, mix32, normalFromInt32, ZIGGURAT_K, ZIGGURAT_LAYER_MASK, ZIGGURAT_W } from './counter-rng.js';
 
 /** The parameters of the depth noise model (all distances in metres). */
 export interface DepthNoiseModel {
@@ -35,10 +39,48 @@ export interface DepthNoiseModel {
 /** Largest value a uint16 millimetre reading holds. */
 export const MAX_DEPTH_MM = 65535;
 
+/** The noise model's random streams: one per kind of draw, all from one 32-bit key. */
+export class DepthNoiseStreams {
+  /** The Gaussian error: draw i of a frame is pixel i's. */
+  readonly error: CounterStream;
+  /** Mixed pixels: draw i decides pixel i and gives its blend. */
+  readonly mixed: CounterStream;
+  /** Grazing holes: draw i decides pixel i. */
+  readonly grazing: CounterStream;
+  /** Dropouts: row r's gaps are draws r·(width + 1), r·(width + 1) + 1, ... */
+  readonly dropout: CounterStream;
+
+  private edges = new Uint8Array(0);
+
+  /** @param key 32 bits drawn from the session's `depth-noise` stream */
+  constructor(key: number) {
+    this.error = new CounterStream(mix32(key ^ 0x2545f491));
+    this.mixed = new CounterStream(mix32(key ^ 0x6c8e9cf5));
+    this.grazing = new CounterStream(mix32(key ^ 0x1b873593));
+    this.dropout = new CounterStream(mix32(key ^ 0x7f4a7c15));
+  }
+
+  /** Scratch flags for `pixels` pixels (reused from frame to frame). */
+  edgeFlags(pixels: number): Uint8Array {
+    if (this.edges.length < pixels) this.edges = new Uint8Array(pixels);
+    return this.edges;
+  }
+
+  /** Points every stream at sensor frame `frame`. */
+  seek(frame: number): void {
+    this.error.seek(frame);
+    this.mixed.seek(frame);
+    this.grazing.seek(frame);
+    this.dropout.seek(frame);
+  }
+}
+
 /**
  * Writes the sensor's reading of the ideal image `depth` (z-depth in metres, Infinity for nothing) into
- * `out` as millimetres. `incidence` is |cos| of each pixel's angle to the surface. With `rng` null only the
- * range limits and quantisation apply (the `ideal` preset).
+ * `out` as millimetres, for rows `rowStart` to `rowEnd − 1` (all by default). `incidence` is |cos| of each
+ * pixel's angle to the surface. `frame` is the sensor frame number, which with `noise` fixes every draw.
+ * With `noise` null only the range limits and quantisation apply (the `ideal` preset). Mixed pixels read the
+ * ideal depth of the rows above and below, so those must be rendered too.
  */
 export function measureDepth(
   depth: Float32Array,
@@ -46,43 +88,129 @@ export function measureDepth(
   width: number,
   height: number,
   p: DepthNoiseModel,
-  rng: Sfc32 | null,
+  noise: DepthNoiseStreams | null,
   out: Uint16Array,
+  frame = 0,
+  rowStart = 0,
+  rowEnd = height,
 ): void {
+  if (!noise) {
+    for (let i = rowStart * width; i < rowEnd * width; i++) out[i] = quantise(depth[i], p.minRange, p.maxRange);
+    return;
+  }
+  noise.seek(frame);
+  const edges = p.mixedPixel > 0 ? noise.edgeFlags(width * height) : null;
+  if (edges) flagSteps(depth, width, height, p.edgeStep, edges, rowStart, rowEnd);
+  const { error, mixed, grazing } = noise;
   const grazingSpan = p.grazingCosStart - p.grazingCosFull;
-  for (let row = 0; row < height; row++) {
+  const { minRange, maxRange, bias1, sigma0, sigma1, sigma2, edgeStep, mixedPixel, grazingCosFull, grazingCosStart } = p;
+  const em = error.multiplier;
+  const eo = error.offset;
+  for (let row = rowStart; row < rowEnd; row++) {
+    const o = row * width;
     for (let col = 0; col < width; col++) {
-      const i = row * width + col;
+      const i = o + col;
       let z = depth[i];
       if (z === Infinity) {
         out[i] = 0;
         continue;
       }
-      if (rng) {
-        if (p.mixedPixel > 0) {
-          // The neighbour across the largest depth step, if it is a step at all.
-          let step = 0;
-          if (col > 0) step = largerStep(step, depth[i - 1] - z);
-          if (col < width - 1) step = largerStep(step, depth[i + 1] - z);
-          if (row > 0) step = largerStep(step, depth[i - width] - z);
-          if (row < height - 1) step = largerStep(step, depth[i + width] - z);
-          if (Math.abs(step) > p.edgeStep && rng.next() < p.mixedPixel) z += rng.next() * step;
-        }
-        const cos = incidence[i];
-        if (cos < p.grazingCosFull || (cos < p.grazingCosStart && rng.next() < (p.grazingCosStart - cos) / grazingSpan) || rng.next() < p.dropout) {
-          out[i] = 0;
-          continue;
+      if (edges !== null && edges[i] === 1) {
+        // The neighbour across the largest depth step, if it is a step at all (neighbours with no surface
+        // do not count).
+        let step = 0;
+        if (col > 0) step = largerStep(step, depth[i - 1] - z);
+        if (col < width - 1) step = largerStep(step, depth[i + 1] - z);
+        if (row > 0) step = largerStep(step, depth[i - width] - z);
+        if (row < height - 1) step = largerStep(step, depth[i + width] - z);
+        if (Math.abs(step) > edgeStep) {
+          // One draw decides and, given a mixed pixel, is uniform in [0, mixedPixel): it gives the blend too.
+          const u = mixed.uniform(i);
+          if (u < mixedPixel) z += (u / mixedPixel) * step;
         }
       }
-      if (z < p.minRange || z > p.maxRange) {
+      const cos = incidence[i];
+      if (cos < grazingCosFull || (cos < grazingCosStart && grazing.uniform(i) < (grazingCosStart - cos) / grazingSpan) || z < minRange || z > maxRange) {
         out[i] = 0;
         continue;
       }
-      if (rng) z += p.bias1 * z + (p.sigma0 + p.sigma1 * z + p.sigma2 * z * z) * rng.gaussian();
-      const mm = Math.round(z * 1000);
-      out[i] = mm < 1 ? 1 : mm > MAX_DEPTH_MM ? MAX_DEPTH_MM : mm;
+      // mix32 and the ziggurat's fast path, written out: V8 would box their int32 and double results if it
+      // did not inline the calls, and that allocation costs more than the arithmetic.
+      let h = (Math.imul(i, em) + eo) | 0;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      h ^= h >>> 13;
+      h = Math.imul(h, 0xc2b2ae35);
+      h ^= h >>> 16;
+      const layer = h & ZIGGURAT_LAYER_MASK;
+      const m = h >> 7;
+      // |m| without a branch: the sign is random, so a branch would be mispredicted half the time.
+      const gaussian = (m ^ (m >> 31)) - (m >> 31) < ZIGGURAT_K[layer] ? m * ZIGGURAT_W[layer] : normalFromInt32(h);
+      z += bias1 * z + (sigma0 + sigma1 * z + sigma2 * z * z) * gaussian;
+      out[i] = millimetres(z);
     }
   }
+  if (p.dropout > 0) dropOut(noise.dropout, p.dropout, width, out, rowStart, rowEnd);
+}
+
+/**
+ * Marks in `edges` (1) every pixel of rows `rowStart`..`rowEnd − 1` that differs from a 4-neighbour by more
+ * than `edgeStep` (or has no surface next to a surface): the only candidates for mixed pixels. Each
+ * horizontal and vertical pair is compared once.
+ */
+function flagSteps(depth: Float32Array, width: number, height: number, edgeStep: number, edges: Uint8Array, rowStart: number, rowEnd: number): void {
+  edges.fill(0, rowStart * width, rowEnd * width);
+  for (let row = Math.max(0, rowStart - 1); row < Math.min(height, rowEnd + 1); row++) {
+    const o = row * width;
+    const below = row < height - 1;
+    for (let col = 0; col < width; col++) {
+      const i = o + col;
+      const z = depth[i];
+      if (col < width - 1 && Math.abs(depth[i + 1] - z) > edgeStep) {
+        edges[i] = 1;
+        edges[i + 1] = 1;
+      }
+      if (below && Math.abs(depth[i + width] - z) > edgeStep) {
+        edges[i] = 1;
+        edges[i + width] = 1;
+      }
+    }
+  }
+}
+
+/**
+ * Dropouts: any pixel reads 0 with probability `probability`, independently of everything else, so they
+ * are applied last. Along each row, the gaps between dropped pixels are geometric, ⌊ln u / ln(1 − p)⌋:
+ * one draw per dropout (row r's are draws r·(width + 1), r·(width + 1) + 1, ...).
+ */
+function dropOut(stream: CounterStream, probability: number, width: number, out: Uint16Array, rowStart: number, rowEnd: number): void {
+  if (probability >= 1) {
+    out.fill(0, rowStart * width, rowEnd * width);
+    return;
+  }
+  const gapScale = 1 / Math.log1p(-probability);
+  for (let row = rowStart; row < rowEnd; row++) {
+    let draw = row * (width + 1);
+    for (let col = Math.floor(Math.log(stream.uniformOpen(draw++)) * gapScale); col < width; col += 1 + Math.floor(Math.log(stream.uniformOpen(draw++)) * gapScale)) {
+      out[row * width + col] = 0;
+    }
+  }
+}
+
+/** The reading of an exact depth: 0 outside the range, else whole millimetres (at least 1). */
+function quantise(z: number, minRange: number, maxRange: number): number {
+  if (z === Infinity || z < minRange || z > maxRange) return 0;
+  return millimetres(z);
+}
+
+/**
+ * z metres in whole millimetres, 1 to MAX_DEPTH_MM. ⌊x + 0.5⌋ equals Math.round(x) for every x of at least
+ * 1 (and anything smaller becomes 1 either way); unlike Math.round it compiles without a branch on the
+ * fraction, which noise makes random.
+ */
+function millimetres(z: number): number {
+  const mm = Math.floor(z * 1000 + 0.5);
+  return mm < 1 ? 1 : mm > MAX_DEPTH_MM ? MAX_DEPTH_MM : mm;
 }
 
 /** The step of larger magnitude, ignoring neighbours with no surface. */

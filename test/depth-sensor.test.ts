@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DepthRaster, pinholeCamera, setCameraPose } from '../kernels/depth-raster.js';
-import { measureDepth } from '../kernels/depth-noise.js';
-import { Sfc32 } from '../kernels/prng.js';
+import { DepthNoiseStreams, measureDepth } from '../kernels/depth-noise.js';
 import { PrimitiveKind, PrimitiveType, SceneGeometry } from '../kernels/scene-geometry.js';
 import { quatFromAxisAngle } from '../src/geometry/math.js';
 import {
@@ -68,7 +67,7 @@ function wallErrors(preset: DepthNoisePreset, d: number, seed: number): { mean: 
   const raster = new DepthRaster(160, 120);
   raster.render(geometry, camera, 1);
   const out = new Uint16Array(160 * 120);
-  measureDepth(raster.depth, raster.incidence, 160, 120, DEPTH_NOISE[preset], new Sfc32(seed, 2, 3, 4), out);
+  measureDepth(raster.depth, raster.incidence, 160, 120, DEPTH_NOISE[preset], new DepthNoiseStreams(seed), out);
   let sum = 0, sumSq = 0, n = 0, holes = 0;
   for (let i = 0; i < out.length; i++) {
     if (out[i] === 0) {
@@ -115,7 +114,7 @@ describe('depth noise presets', () => {
       const raster = new DepthRaster(160, 120);
       raster.render(geometry, camera, 1);
       const out = new Uint16Array(160 * 120);
-      measureDepth(raster.depth, raster.incidence, 160, 120, p, new Sfc32(5, 6, 7, 8), out);
+      measureDepth(raster.depth, raster.incidence, 160, 120, p, new DepthNoiseStreams(5), out);
       let grazing = 0, grazingHoles = 0, edge = 0, mixed = 0;
       for (let i = 0; i < out.length; i++) {
         if (raster.incidence[i] < p.grazingCosFull && raster.depth[i] < p.maxRange) {

@@ -4,9 +4,8 @@
  * latest frame for apps, plane detection and the stream.
  */
 import { DRAW_DYNAMIC, DRAW_HANDS, DRAW_STATIC, DepthRaster, pinholeCamera, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
-import { measureDepth } from '../../kernels/depth-noise.js';
+import { DepthNoiseStreams, measureDepth } from '../../kernels/depth-noise.js';
 import { composeInto } from '../../kernels/pose-compose.js';
-import { Sfc32 } from '../../kernels/prng.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { RandomStreams } from '../random.js';
 import type { DepthSensorModel } from '../task/sensing-options.js';
@@ -27,7 +26,7 @@ export class DepthSensor {
   time = 0;
   /** World pose of the camera when the latest frame was taken: position, quaternion. */
   readonly pose = new Float64Array(7);
-  private readonly rng: Sfc32 | null;
+  private readonly noise: DepthNoiseStreams | null;
   private readonly kinds: number;
   private readonly cameraPose = new Float64Array(7);
   private readonly cameraRotation = this.cameraPose.subarray(3);
@@ -43,14 +42,8 @@ export class DepthSensor {
     this.reading = new Uint16Array(width * height);
     this.mount = Float64Array.from([...model.mount.position, ...model.mount.rotation]);
     this.kinds = DRAW_STATIC | DRAW_DYNAMIC | (model.includeHands ? DRAW_HANDS : 0);
-    if (model.noisePreset === 'ideal') {
-      this.rng = null;
-    } else {
-      // The per-pixel generator's state comes from the session's `depth-noise` stream.
-      const stream = random.get('depth-noise');
-      const word = () => Math.floor(stream.next() * 4294967296);
-      this.rng = new Sfc32(word(), word(), word(), word());
-    }
+    // The noise key comes from the session's `depth-noise` stream; every draw is a function of it.
+    this.noise = model.noisePreset === 'ideal' ? null : new DepthNoiseStreams(Math.floor(random.get('depth-noise').next() * 4294967296));
   }
 
   /** Whether a frame is due at `tick` (frame k at the first tick at or after k / rateHz seconds). */
@@ -67,8 +60,8 @@ export class DepthSensor {
     setCameraPose(this.camera, this.cameraPose, this.cameraRotation);
     this.raster.render(geometry, this.camera, this.kinds);
     const { width, height, noise } = this.model;
-    measureDepth(this.raster.depth, this.raster.incidence, width, height, noise, this.rng, this.reading);
     this.frameIndex = frameIndexAt(tick, dt, this.model.rateHz);
+    measureDepth(this.raster.depth, this.raster.incidence, width, height, noise, this.noise, this.reading, this.frameIndex);
     this.tick = tick;
     this.time = tick * dt;
     this.pose.set(this.cameraPose);

@@ -9,10 +9,11 @@ import { FrameHasher } from '../frame/hash.js';
 import { frameLayoutFor } from '../frame/layout.js';
 import type { SimModel } from '../model/types.js';
 import { PhysicsWorld, type InitialBodyState, initPhysics } from '../physics/world.js';
-import { RandomStreams, type RandomStream } from '../random.js';
+import { RandomStreams } from '../random.js';
 import { writeUserChannels } from '../user/channels.js';
 import { createHandPartPoses, handPartPoses, type HandPartPoses } from '../user/hand-parts.js';
 import { SimUser } from '../user/user.js';
+import { TrackingNoise } from '../user/perturbation.js';
 import { buildSceneGeometry, type SceneGeometryIndex } from '../sensing/scene-geometry.js';
 import type { Handedness } from '../hand/side.js';
 import { Sensing } from '../sensing/sensing.js';
@@ -39,7 +40,7 @@ export class SimState {
   readonly scene: SceneGeometryIndex;
   /** Poses of the hands' kinematic bodies and parts this tick. */
   readonly handParts: HandPartPoses;
-  private readonly trackingNoise: RandomStream | null;
+  private readonly trackingNoise: TrackingNoise | null;
   /** Depth camera, planes, anchors, hit tests and the runtime environment. */
   readonly sensing: Sensing;
 
@@ -60,7 +61,8 @@ export class SimState {
     this.handParts = createHandPartPoses(model);
     handPartPoses(model, this.user, this.handParts);
     this.physics = new PhysicsWorld(rapier, model, initialConditions(model, this.random), this.handParts);
-    this.trackingNoise = model.user.perturbation ? this.random.get('tracking-noise') : null;
+    const sigma = model.user.perturbation?.trackingNoise ?? 0;
+    this.trackingNoise = sigma > 0 ? new TrackingNoise(this.random, sigma) : null;
     this.sensing = new Sensing(model, this.scene, this.random, () => this.physics);
   }
 
@@ -83,7 +85,7 @@ export class SimState {
 
   /** Writes the user's channels into the frame (`all`: even those that did not change). */
   writeUserChannels(all = false): void {
-    writeUserChannels(this.user, this.frame, this.trackingNoise, all);
+    writeUserChannels(this.user, this.frame, this.tick, this.trackingNoise, all);
   }
 
   /** Hashes the current frame and chains it into the session hash. */

@@ -6,29 +6,27 @@
 import { JOINT_COUNT } from '../../kernels/hand-fk.js';
 import type { Frame } from '../frame/frame.js';
 import { CONTACT_PROBE, CONTACT_PROBE_FLOATS, CONTACT_PROBES_PER_HAND, CONTROLLER, HAND_JOINT_FLOATS, HAND_JOINT_RADIUS, HAND_TRACKED, POSE_ROTATION } from '../frame/layout.js';
-import type { RandomStream } from '../random.js';
 import type { Controller } from './controller.js';
 import type { Hand } from './hand.js';
-import { gaussian } from './perturbation.js';
+import type { TrackingNoise } from './perturbation.js';
 import type { SimUser } from './user.js';
 
 /**
  * Writes every user channel the frame has. A hand whose update changed nothing keeps last tick's values:
  * the frame's buffer is reused from tick to tick, so they are already there. `all` forces every write.
  */
-export function writeUserChannels(user: SimUser, frame: Frame, noise: RandomStream | null, all = false): void {
+export function writeUserChannels(user: SimUser, frame: Frame, tick: number, noise: TrackingNoise | null, all = false): void {
   const head = frame.channel('head');
   if (head && (all || user.head.changed)) user.head.writePose(head);
   if (user.hands) {
     const contacts = frame.channel('contacts')!;
-    const sigma = user.config.perturbation?.trackingNoise ?? 0;
     const { left, right } = user.hands;
     if (all || left.changed) {
-      writeHand(left, frame.channel('hand-left')!, sigma, noise);
+      writeHand(left, frame.channel('hand-left')!, noise?.at(tick, 0) ?? null);
       writeContacts(left, contacts, 0);
     }
     if (all || right.changed) {
-      writeHand(right, frame.channel('hand-right')!, sigma, noise);
+      writeHand(right, frame.channel('hand-right')!, noise?.at(tick, 1) ?? null);
       writeContacts(right, contacts, CONTACT_PROBES_PER_HAND * CONTACT_PROBE_FLOATS);
     }
   }
@@ -38,12 +36,15 @@ export function writeUserChannels(user: SimUser, frame: Frame, noise: RandomStre
   if (right) writeController(user.controllers.right, right);
 }
 
-function writeHand(hand: Hand, out: Float32Array, sigma: number, noise: RandomStream | null): void {
+function writeHand(hand: Hand, out: Float32Array, noise: Float64Array | null): void {
   const radius = hand.model.skeleton.radius;
   for (let j = 0; j < JOINT_COUNT; j++) {
     const o = j * HAND_JOINT_FLOATS;
-    for (let k = 0; k < 3; k++) out[o + k] = hand.positions[j * 3 + k] + (noise && sigma > 0 ? sigma * gaussian(noise) : 0);
-    for (let k = 0; k < 4; k++) out[o + POSE_ROTATION + k] = hand.orientations[j * 4 + k];
+    for (let k = 0; k < 3; k++) out[o + k] = noise ? hand.positions[j * 3 + k] + noise[j * 3 + k] : hand.positions[j * 3 + k];
+    out[o + POSE_ROTATION] = hand.orientations[j * 4];
+    out[o + POSE_ROTATION + 1] = hand.orientations[j * 4 + 1];
+    out[o + POSE_ROTATION + 2] = hand.orientations[j * 4 + 2];
+    out[o + POSE_ROTATION + 3] = hand.orientations[j * 4 + 3];
     out[o + HAND_JOINT_RADIUS] = radius[j];
   }
   out[HAND_TRACKED] = hand.tracked ? 1 : 0;

@@ -47,8 +47,8 @@ export type UnreachableListener = (distance: number, reach: number) => void;
 export interface HandPerturbation {
   /** Adds tremor to a wrist position at time t. */
   tremor(t: number, position: Float64Array): void;
-  /** Adds jitter to joint angles. */
-  jitter(angles: Float64Array): void;
+  /** Adds time `t`'s jitter to joint angles. */
+  jitter(t: number, angles: Float64Array): void;
 }
 
 /** One hand's state. */
@@ -191,7 +191,7 @@ export class Hand {
     const pinch = this.pinch.value(t);
     if (pinch > 0) for (let i = 0; i < this.angles.length; i++) this.angles[i] += pinch * (this.pinchAngles[i] - this.angles[i]);
     if (this.perturbation) {
-      this.perturbation.jitter(this.angles);
+      this.perturbation.jitter(t, this.angles);
       clampToLimits(this.model, this.angles);
     }
     handLocalPoses(this.model.skeleton, this.angles, this.local);

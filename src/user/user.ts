@@ -68,7 +68,7 @@ export class SimUser {
         this.config,
         relaxed,
         (distance, reach) => this.queueUnreachable(side === 'left' ? USER_PART.leftHand : USER_PART.rightHand, distance, reach),
-        perturbation ? handPerturbation(side, perturbation, random) : null,
+        perturbation ? handPerturbation(side, perturbation, random, model.timing.dt) : null,
       );
     this.hands = this.config.inputs.hands ? { left: makeHand('left'), right: makeHand('right') } : null;
     // Hands the headset only finds later (`tracking.handsFrom`) start untracked.
