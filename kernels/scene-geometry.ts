@@ -49,6 +49,8 @@ export class SceneGeometry {
   readonly ofKind: [Int32Array, Int32Array, Int32Array] = [new Int32Array(16), new Int32Array(16), new Int32Array(16)];
   /** How many entries of each `ofKind` list are used. */
   readonly kindCount = new Int32Array(3);
+  /** Bumped by every change (a primitive added, moved or switched on or off): equal versions, equal scene. */
+  version = 0;
 
   constructor(capacity = 64) {
     this.data = new Float64Array(capacity * STRIDE);
@@ -63,6 +65,7 @@ export class SceneGeometry {
   add(p: PrimitiveInit): number {
     const i = this.count;
     if (i * STRIDE >= this.data.length) this.grow();
+    this.version++;
     this.count = i + 1;
     const o = i * STRIDE;
     this.data[o] = p.type;
@@ -109,8 +112,16 @@ export class SceneGeometry {
   setPose(i: number, position: ArrayLike<number>, q: ArrayLike<number>): void {
     const o = i * STRIDE;
     const d = this.data;
+    const p = this.position;
     // World→local rotation, row-major: its rows are the rotation's axes.
-    quatAxesInto(q[0], q[1], q[2], q[3], d, o + 4);
+    const axes = this.axes;
+    quatAxesInto(q[0], q[1], q[2], q[3], axes, 0);
+    // Re-posing a primitive where it already is (a body asleep, a hand at rest) changes nothing.
+    let unchanged = same(p[i * 3], position[0]) && same(p[i * 3 + 1], position[1]) && same(p[i * 3 + 2], position[2]);
+    for (let k = 0; k < 9 && unchanged; k++) unchanged = same(d[o + 4 + k], axes[k]);
+    if (unchanged) return;
+    this.version++;
+    for (let k = 0; k < 9; k++) d[o + 4 + k] = axes[k];
     this.position[i * 3] = position[0];
     this.position[i * 3 + 1] = position[1];
     this.position[i * 3 + 2] = position[2];
@@ -125,9 +136,11 @@ export class SceneGeometry {
   }
 
   private readonly half = new Float64Array(3);
+  private readonly axes = new Float64Array(9);
 
   /** Enables or disables primitive `i` (a removed surface is disabled, never deleted: indices stay stable). */
   setEnabled(i: number, enabled: boolean): void {
+    if (this.enabled(i) !== enabled) this.version++;
     this.data[i * STRIDE + 3] = enabled ? 1 : 0;
   }
 
@@ -195,4 +208,9 @@ export class SceneGeometry {
     this.bounds = grow(this.bounds);
     this.polygonRange = grow(this.polygonRange);
   }
+}
+
+/** Bitwise equality of two numbers as stored (0 and −0 differ; NaN is never the same). */
+function same(a: number, b: number): boolean {
+  return a === b && (a !== 0 || 1 / a === 1 / b);
 }

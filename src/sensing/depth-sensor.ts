@@ -1,7 +1,14 @@
 /**
- * The headset's depth camera: renders the scene from its mount on the head at its own rate on the
- * simulation clock, turns the ideal image into a sensor reading with the seeded noise model, and keeps the
- * latest frame for apps, plane detection and the stream.
+ * The headset's depth camera: takes frames from its mount on the head at its own rate on the simulation
+ * clock, turns the ideal image into a sensor reading with the seeded noise model, and keeps the latest frame
+ * for apps, plane detection and the stream.
+ *
+ * Frames are lazy. Taking a frame (`capture`) only fixes the camera's pose and the frame number; the image
+ * is rendered when something reads it, and only as much as it reads: plane detection reads every other
+ * pixel of every other row of the ideal image, an app or the stream reads the whole noisy reading. The
+ * scene does not change between a frame and the next one except through the environment, which calls
+ * `settle` first, and every noise draw is a pure function of (seed, frame, pixel). So a frame rendered late,
+ * in part or not at all is bit-identical, wherever it is read, to one rendered in full when it was taken.
  */
 import { DRAW_DYNAMIC, DRAW_HANDS, DRAW_STATIC, DepthRaster, pinholeCamera, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
 import { DepthNoiseStreams, measureDepth } from '../../kernels/depth-noise.js';
@@ -13,12 +20,16 @@ import type { DepthSensorModel } from '../task/sensing-options.js';
 /** Geometry closer than this to the camera is not drawn at all (below every preset's minimum range). */
 const RENDER_NEAR = 0.01;
 
+/** The raster's lattice when it holds every pixel (2: every other pixel of every other row). */
+const FULL_IMAGE = 1;
+/** Nothing rendered for the current frame yet. */
+const NOT_RENDERED = 0;
+
 /** One depth camera and its latest frame. */
 export class DepthSensor {
   readonly camera: RasterCamera;
+  /** The rasterizer; its buffers hold the latest frame's ideal image once {@link DepthSensor.idealImage} asked for it. */
   readonly raster: DepthRaster;
-  /** The latest reading: millimetres per pixel, 0 = no reading. */
-  readonly reading: Uint16Array;
   /** Index of the latest frame (frame k is due at k / rateHz seconds); −1 before the first. */
   frameIndex = -1;
   /** Tick and simulated time of the latest frame. */
@@ -26,11 +37,27 @@ export class DepthSensor {
   time = 0;
   /** World pose of the camera when the latest frame was taken: position, quaternion. */
   readonly pose = new Float64Array(7);
+  /**
+   * For tests and benchmarks: render and measure every frame in full when it is taken, with no reuse of an
+   * unchanged image. Lazy frames must match this bit for bit.
+   */
+  static eager = false;
+  /** Work done so far (for tests and benchmarks): full renders, renders of the half lattice, measurements. */
+  readonly counts = { rendered: 0, latticeRendered: 0, measured: 0 };
+  private readonly measured: Uint16Array;
   private readonly noise: DepthNoiseStreams | null;
   private readonly kinds: number;
   private readonly cameraPose = new Float64Array(7);
   private readonly cameraRotation = this.cameraPose.subarray(3);
   private readonly mount: Float64Array;
+  private geometry: SceneGeometry | null = null;
+  /** Which lattice the raster holds for the latest frame, or NOT_RENDERED. */
+  private rendered = NOT_RENDERED;
+  /** What the raster's buffers were last rendered from: lattice, geometry version and camera pose. */
+  private rasterLattice = NOT_RENDERED;
+  private rasterVersion = -1;
+  private readonly rasterPose = new Float64Array(7);
+  private hasReading = false;
 
   constructor(
     readonly model: DepthSensorModel,
@@ -39,7 +66,7 @@ export class DepthSensor {
     const { width, height, horizontalFov, noise } = model;
     this.camera = pinholeCamera(width, height, horizontalFov, RENDER_NEAR, noise.maxRange * 1.5);
     this.raster = new DepthRaster(width, height);
-    this.reading = new Uint16Array(width * height);
+    this.measured = new Uint16Array(width * height);
     this.mount = Float64Array.from([...model.mount.position, ...model.mount.rotation]);
     this.kinds = DRAW_STATIC | DRAW_DYNAMIC | (model.includeHands ? DRAW_HANDS : 0);
     // The noise key comes from the session's `depth-noise` stream; every draw is a function of it.
@@ -52,20 +79,70 @@ export class DepthSensor {
   }
 
   /**
-   * Takes a frame: the camera at `headPose` (7 numbers, world) composed with its mount, looking at the
-   * geometry as it is now. The caller has posed the dynamic bodies and hands in `geometry`.
+   * Takes a frame: the camera at `headPose` (7 numbers, world) composed with its mount, looking at
+   * `geometry` as it is now. The caller has posed the dynamic bodies and hands in `geometry`, and leaves
+   * them until the next frame. Nothing is rendered until the frame is read.
    */
   capture(tick: number, dt: number, headPose: ArrayLike<number>, geometry: SceneGeometry): void {
     composeInto(headPose, 0, this.mount, 0, this.cameraPose);
     setCameraPose(this.camera, this.cameraPose, this.cameraRotation);
-    this.raster.render(geometry, this.camera, this.kinds);
-    const { width, height, noise } = this.model;
+    this.geometry = geometry;
+    this.rendered = NOT_RENDERED;
+    this.hasReading = false;
     this.frameIndex = frameIndexAt(tick, dt, this.model.rateHz);
-    measureDepth(this.raster.depth, this.raster.incidence, width, height, noise, this.noise, this.reading, this.frameIndex);
     this.tick = tick;
     this.time = tick * dt;
     this.pose.set(this.cameraPose);
+    if (DepthSensor.eager) void this.reading;
   }
+
+  /**
+   * The latest frame's ideal image in the raster's buffers (`depth`, `id`, `incidence`), valid at least on
+   * `lattice` (1: every pixel; 2: even rows and columns). Renders it if it is not there yet.
+   */
+  idealImage(lattice: number = FULL_IMAGE): DepthRaster {
+    if (this.rendered === NOT_RENDERED || this.rendered > lattice) {
+      const geometry = this.geometry!;
+      // A still camera in an unchanged scene sees what it saw: the raster already holds this image.
+      const unchanged = !DepthSensor.eager && this.rasterLattice !== NOT_RENDERED && this.rasterLattice <= lattice && geometry.version === this.rasterVersion && samePose(this.cameraPose, this.rasterPose);
+      if (!unchanged) {
+        this.raster.render(geometry, this.camera, this.kinds, lattice);
+        this.rasterLattice = lattice;
+        this.rasterVersion = geometry.version;
+        this.rasterPose.set(this.cameraPose);
+        if (lattice === FULL_IMAGE) this.counts.rendered++;
+        else this.counts.latticeRendered++;
+      }
+      this.rendered = this.rasterLattice;
+    }
+    return this.raster;
+  }
+
+  /** The latest reading: millimetres per pixel, 0 = no reading. Measured on first use. */
+  get reading(): Uint16Array {
+    if (!this.hasReading && this.frameIndex >= 0) {
+      const raster = this.idealImage(FULL_IMAGE);
+      const { width, height, noise } = this.model;
+      measureDepth(raster.depth, raster.incidence, width, height, noise, this.noise, this.measured, this.frameIndex);
+      this.hasReading = true;
+      this.counts.measured++;
+    }
+    return this.measured;
+  }
+
+  /**
+   * Renders the latest frame now if it has not been, because the scene is about to change (a surface is
+   * added, moved or removed) and a later reader must still see the scene as it was when the frame was taken.
+   */
+  settle(): void {
+    if (this.frameIndex >= 0) this.idealImage(FULL_IMAGE);
+  }
+}
+
+/** Bitwise equality of two poses (7 numbers). */
+function samePose(a: Float64Array, b: Float64Array): boolean {
+  for (let k = 0; k < 7; k++) if (!Object.is(a[k], b[k])) return false;
+  return true;
 }
 
 /** Index of the latest depth frame due by `tick`. A tolerance keeps 90 Hz ticks and 30 Hz frames aligned. */

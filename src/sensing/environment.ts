@@ -53,6 +53,8 @@ export class Environment {
     private readonly scene: SceneGeometryIndex,
     private readonly physics: () => PhysicsWorld,
     private readonly planes: PlaneDetector | null,
+    /** Called before the queued commands change the geometry store. */
+    private readonly beforeChange: () => void = () => {},
   ) {
     this.surfaces = model.statics.map((s, i) => ({
       ref: objectReference(s.origin, s.id),
@@ -113,6 +115,7 @@ export class Environment {
   /** Applies the queued commands, recording each as an event in `frame`. Called by the session each tick. */
   apply(frame: Frame): void {
     if (this.pending.length === 0) return;
+    this.beforeChange();
     for (const command of this.pending) {
       if (command.kind === 'add') this.applyAdd(command.surface, frame);
       else if (command.kind === 'move') this.applyMove(command.index, command.pose, frame);

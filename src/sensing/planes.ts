@@ -72,7 +72,7 @@ interface TrackedPlane {
 }
 
 /** Pixels observed: every OBSERVATION_STRIDE-th of every OBSERVATION_STRIDE-th row. */
-const OBSERVATION_STRIDE = 2;
+export const OBSERVATION_STRIDE = 2;
 
 /** Flags of a PlaneUpdated record. */
 export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
@@ -82,6 +82,8 @@ export class PlaneDetector {
   private readonly planes: TrackedPlane[] = [];
   /** Primitive × 8 + face code → plane index, or −1. */
   private faceMap = new Int32Array(0);
+  /** How many planes the face map lists (those that can still grow). */
+  private observed = 0;
   /** Detected planes by id, in detection order. */
   readonly detected = new Map<number, DetectedPlane>();
 
@@ -159,6 +161,11 @@ export class PlaneDetector {
       }
     }
     this.rebuildFaceMap();
+  }
+
+  /** Whether any plane can still grow, so that a depth frame is worth observing. */
+  observing(): boolean {
+    return this.observed > 0;
   }
 
   /**
@@ -297,8 +304,12 @@ export class PlaneDetector {
 
   private rebuildFaceMap(): void {
     this.faceMap = new Int32Array(this.geometry.count * FACES_PER_PRIMITIVE).fill(-1);
+    this.observed = 0;
     for (const plane of this.planes) {
-      if (!plane.removed && plane.polygonKey !== 'full') this.faceMap[faceId(plane.candidate.primitive, plane.candidate.faceCode)] = plane.id;
+      if (!plane.removed && plane.polygonKey !== 'full') {
+        this.faceMap[faceId(plane.candidate.primitive, plane.candidate.faceCode)] = plane.id;
+        this.observed++;
+      }
     }
   }
 }

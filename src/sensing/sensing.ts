@@ -17,7 +17,7 @@ import { CpuDepthInformation, type RigidTransformLike } from './depth-informatio
 import { DepthSensor } from './depth-sensor.js';
 import { Environment } from './environment.js';
 import { hitTest, type HitTestEntity, type HitTestResult } from './hit-test.js';
-import { PlaneDetector, type DetectedPlane } from './planes.js';
+import { OBSERVATION_STRIDE, PlaneDetector, type DetectedPlane } from './planes.js';
 import { poseBodies, poseHands, type SceneGeometryIndex } from './scene-geometry.js';
 
 const NO_PLANES: ReadonlyMap<number, DetectedPlane> = new Map();
@@ -39,6 +39,7 @@ export class Sensing {
   private readonly headPose = new Float64Array(7);
   private readonly pendingHits: { id: number; results: HitTestResult[] }[] = [];
   private hitRequests = 0;
+  private lastDepthInformation: { frameIndex: number; transform: RigidTransformLike | undefined; info: CpuDepthInformation } | null = null;
 
   constructor(
     private readonly model: SimModel,
@@ -51,7 +52,8 @@ export class Sensing {
     const room = model.sources.scene.room.size;
     this.planes = planes ? new PlaneDetector(planes, sceneIndex.geometry, [0, room[1] / 2, 0]) : null;
     if (this.planes) model.statics.forEach((s, i) => this.planes!.addSurface(i, sceneIndex.statics[i], s.label));
-    this.environment = new Environment(model, sceneIndex, physics, this.planes);
+    // A change to the room must not reach a depth frame taken before it, however late the frame is read.
+    this.environment = new Environment(model, sceneIndex, physics, this.planes, () => this.depth?.settle());
   }
 
   /**
@@ -68,13 +70,18 @@ export class Sensing {
       poseBodies(this.sceneIndex, frame.bodyPoses);
       if (hands && sensor.model.includeHands) poseHands(this.sceneIndex, this.model, hands);
       writeHeadPose(this.headPose);
+      // The frame is rendered only as far as it is read: here by the stream and plane detection, later
+      // perhaps by the app or a hit test (see DepthSensor).
       sensor.capture(tick, dt, this.headPose, this.sceneIndex.geometry);
       if (sensor.model.record && frame.depthPixels) {
         frame.depthPixels.set(sensor.reading);
         frame.hasDepth = true;
       }
-      const { minRange, maxRange } = sensor.model.noise;
-      this.planes?.observe(sensor.camera, sensor.raster.depth, sensor.raster.id, minRange, maxRange);
+      if (this.planes?.observing()) {
+        const { minRange, maxRange } = sensor.model.noise;
+        const image = sensor.idealImage(OBSERVATION_STRIDE);
+        this.planes.observe(sensor.camera, image.depth, image.id, minRange, maxRange);
+      }
     }
     this.planes?.update(tick, tick * dt, frame);
     for (const { id, results } of this.pendingHits) writeHitRecord(frame, id, results);
@@ -95,8 +102,14 @@ export class Sensing {
     const sensor = this.depth;
     if (!sensor || sensor.frameIndex < 0) return null;
     const chosen = format ?? (sensor.model.format === 'float32' ? 'float32' : 'unsigned-short');
+    // Asked again before the next depth frame (the app's frames run at the tick rate, depth at its own),
+    // the same frame gives the same object, as a runtime hands out one buffer per depth frame.
+    const last = this.lastDepthInformation;
+    if (last && last.frameIndex === sensor.frameIndex && last.info.format === chosen && last.transform === normDepthBufferFromNormView) return last.info;
     const { fx, fy, cx, cy, near, far } = sensor.camera;
-    return new CpuDepthInformation(sensor.reading, sensor.model.width, sensor.model.height, chosen, normDepthBufferFromNormView, { pose: sensor.pose, fx, fy, cx, cy, near, far });
+    const info = new CpuDepthInformation(sensor.reading, sensor.model.width, sensor.model.height, chosen, normDepthBufferFromNormView, { pose: sensor.pose, fx, fy, cx, cy, near, far });
+    this.lastDepthInformation = { frameIndex: sensor.frameIndex, transform: normDepthBufferFromNormView, info };
+    return info;
   }
 
   /**
