@@ -1,0 +1,49 @@
+/**
+ * One full depth frame as the `headset` preset takes it: 160×120, the living room with its props and the
+ * user's hands, rendered and turned into a noisy millimetre reading. The camera looks around the room from
+ * standing eye height at 8 headings, 20° down; the figure is the median over trials of the mean over the 8.
+ */
+import { quatFromAxes } from '../src/geometry/math.js';
+import { buildModel, loadScene, loadTask, Session, type Vec3 } from '../src/index.js';
+import { median, round } from './stats.js';
+
+/** Head poses (7 numbers) looking around the room. */
+function headPoses(): Float64Array[] {
+  return Array.from({ length: 8 }, (_, k) => {
+    const yaw = (k * 2 * Math.PI) / 8;
+    const eye: Vec3 = [0.2 * Math.cos(k), 1.6, 0.3 + 0.2 * Math.sin(k)];
+    const back: Vec3 = [Math.sin(yaw), 0.35, Math.cos(yaw)];
+    return Float64Array.from([...eye, ...quatFromAxes([0, 1, 0], back, 'z')]);
+  });
+}
+
+/** ms per frame: render, noise and both, over `repeats` rounds of the 8 poses. */
+export async function depthFrameMs(repeats = 40): Promise<{ renderMs: number; noiseMs: number; totalMs: number }> {
+  const model = buildModel(loadScene('living-room'), loadTask('xr/depth-bounce'), { sensing: { depth: { width: 160, height: 120, noise: 'headset' } } });
+  // Frame 0 of a session has posed the props and the user's resting hands in the geometry store.
+  const session = await Session.create(model, { seed: 1 });
+  const sensor = session.state.sensing.depth!;
+  const geometry = session.state.scene.geometry;
+  const poses = headPoses();
+  const dt = model.timing.dt;
+  const time = (frame: (pose: Float64Array) => void) => {
+    const trials: number[] = [];
+    for (let trial = 0; trial < 9; trial++) {
+      const start = performance.now();
+      for (let r = 0; r < repeats; r++) for (const pose of poses) frame(pose);
+      trials.push((performance.now() - start) / (repeats * poses.length));
+    }
+    return median(trials.slice(2));
+  };
+  let tick = 0;
+  const totalMs = time((pose) => {
+    sensor.capture(++tick, dt, pose, geometry);
+    void sensor.reading;
+  });
+  const renderMs = time((pose) => {
+    sensor.capture(++tick, dt, pose, geometry);
+    sensor.idealImage();
+  });
+  session.dispose();
+  return { renderMs: round(renderMs), noiseMs: round(totalMs - renderMs), totalMs: round(totalMs) };
+}
