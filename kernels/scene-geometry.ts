@@ -61,6 +61,23 @@ export class SceneGeometry {
     this.polygons = new Float64Array(64);
   }
 
+  /** An independent copy (sessions of one model start from copies of one store). */
+  clone(): SceneGeometry {
+    const copy = new SceneGeometry(0);
+    copy.count = this.count;
+    copy.data = this.data.slice();
+    copy.position = this.position.slice();
+    copy.params = this.params.slice();
+    copy.bounds = this.bounds.slice();
+    copy.polygonRange = this.polygonRange.slice();
+    copy.polygons = this.polygons.slice();
+    copy.polygonCount = this.polygonCount;
+    for (let kind = 0; kind < 3; kind++) copy.ofKind[kind] = this.ofKind[kind].slice();
+    copy.kindCount.set(this.kindCount);
+    copy.version = this.version;
+    return copy;
+  }
+
   /** Adds a primitive, enabled, and returns its index. */
   add(p: PrimitiveInit): number {
     const i = this.count;

@@ -10,6 +10,7 @@ import { pinholeCamera, type RasterCamera } from '../../kernels/depth-raster.js'
 import { JOINT_COUNT } from '../../kernels/hand-fk.js';
 import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 import type { SimModel } from '../model/types.js';
+import { deepFreeze } from '../json/cache.js';
 
 /** Floats per pose: position xyz, then quaternion xyzw (owned by `kernels/pose-compose.ts`). */
 export { POSE_FLOATS, POSE_ROTATION } from '../../kernels/pose-compose.js';
@@ -95,8 +96,17 @@ export function qualifiedId(origin: string, id: string): string {
   return `${origin}:${id}`;
 }
 
+/** Layouts already derived, by model (a layout is read-only, like its model). */
+const layouts = new WeakMap<SimModel, FrameLayout>();
+
 /** The frame layout of a model. */
 export function frameLayoutFor(model: SimModel): FrameLayout {
+  let layout = layouts.get(model);
+  if (!layout) layouts.set(model, (layout = deepFreeze(deriveLayout(model))));
+  return layout;
+}
+
+function deriveLayout(model: SimModel): FrameLayout {
   const channels: ChannelDescriptor[] = [];
   let offset = 0;
   const add = (channel: Omit<ChannelDescriptor, 'offset'>) => {

@@ -7,7 +7,8 @@ import { ANGLES_PER_JOINT, JOINT_COUNT, type CompiledSkeleton } from '../../kern
 import { XrsimInputError } from '../errors.js';
 import { quatFromEulerDeg } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
-import { readJsonFile, validateAgainstSchema } from '../json/load.js';
+import { ContentCache, deepFreeze } from '../json/cache.js';
+import { parseJsonText, readTextFile, validateAgainstSchema } from '../json/load.js';
 import { HAND_MODEL_SCHEMA, HAND_MODELS_DIR } from '../paths.js';
 import { looksLikePath } from '../scene/load.js';
 import { hasBone, isMetacarpal, OPENXR_JOINTS, type JointName } from './joints.js';
@@ -54,7 +55,13 @@ export function listHandModelIds(): string[] {
 
 /** Loads a hand model by id (`small`, `medium`, `large`), path, or inline spec. */
 export function loadHandModel(ref: string | HandModelSpec): HandModel {
-  if (typeof ref !== 'string') return compileHandModel(validateHandModel(ref, '<inline hand model>'));
+  if (typeof ref !== 'string') {
+    // A frozen spec (as every model holds) cannot change, so it is compiled once.
+    if (!Object.isFrozen(ref)) return compileHandModel(validateHandModel(ref, '<inline hand model>'));
+    let model = frozenSpecs.get(ref);
+    if (!model) frozenSpecs.set(ref, (model = compileHandModel(validateHandModel(ref, '<inline hand model>'))));
+    return model;
+  }
   let file = ref;
   if (!looksLikePath(ref)) {
     file = join(HAND_MODELS_DIR, `${ref}.json`);
@@ -64,8 +71,13 @@ export function loadHandModel(ref: string | HandModelSpec): HandModel {
       });
     }
   }
-  return compileHandModel(validateHandModel(readJsonFile(file), file));
+  const text = readTextFile(file);
+  return handModelFiles.get(file, text, () => compileHandModel(deepFreeze(validateHandModel(parseJsonText(text, file), file))));
 }
+
+/** Hand models loaded from files, by content, and compiled from frozen specs, by identity. */
+const handModelFiles = new ContentCache<HandModel>();
+const frozenSpecs = new WeakMap<HandModelSpec, HandModel>();
 
 /** Schema validation plus limit ordering. */
 export function validateHandModel(data: unknown, file: string): HandModelSpec {

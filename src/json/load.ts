@@ -14,21 +14,27 @@ export const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
  * of at most {@link MAX_JSON_FILE_BYTES} are read (`--task /dev/zero` would never end).
  */
 export function readJsonFile(path: string): unknown {
+  return parseJsonText(readTextFile(path), path);
+}
+
+/**
+ * Reads a JSON file's text. Only a regular file of at most {@link MAX_JSON_FILE_BYTES} is read; a missing
+ * file, a folder or anything else is bad input naming the file.
+ */
+export function readTextFile(path: string): string {
   const unreadable = (err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;
     return new XrsimInputError(code === 'ENOENT' ? 'no such file' : String(err), { file: path });
   };
-  let text: string;
   try {
     const stat = statSync(path);
     if (stat.isDirectory()) throw new XrsimInputError('is a directory, not a file', { file: path });
     if (!stat.isFile()) throw new XrsimInputError('not a regular file', { file: path, expected: 'a JSON file' });
     if (stat.size > MAX_JSON_FILE_BYTES) throw new XrsimInputError(`${stat.size} bytes is too large`, { file: path, expected: `a JSON file of at most ${MAX_JSON_FILE_BYTES} bytes` });
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     throw err instanceof XrsimInputError ? err : unreadable(err);
   }
-  return parseJsonText(text, path);
 }
 
 /**

@@ -7,7 +7,8 @@ import type { MaterialSpec, PlacedGeometrySpec, Vec3 } from '../geometry/types.j
 import { anchorPose, type LoadedScene } from '../scene/load.js';
 import type { LoadedTask } from '../task/load.js';
 import { KERNEL_VERSION } from '../version.js';
-import { contentHash, deepFreeze } from './canonical.js';
+import { contentHash } from './canonical.js';
+import { deepFreeze } from '../json/cache.js';
 import type { SurfaceSpec } from '../scene/types.js';
 import type { FixtureSpec } from '../task/types.js';
 import { createFkScratch, DIGIT_BASES, handLocalPoses, J } from '../../kernels/hand-fk.js';

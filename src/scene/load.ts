@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { XrsimInputError, childPath } from '../errors.js';
 import { aabbOverlap, composePose, type Aabb, partsOf, placedShapeAabb, polygonProblem, quatFromEulerDeg, quatFromYawDeg, type Pose } from '../geometry/math.js';
 import type { PlacedGeometrySpec } from '../geometry/types.js';
-import { readJsonFile, validateAgainstSchema } from '../json/load.js';
+import { ContentCache, deepFreeze } from '../json/cache.js';
+import { parseJsonText, readTextFile, validateAgainstSchema } from '../json/load.js';
 import { SCENE_SCHEMA, SCENES_DIR } from '../paths.js';
 import type { AnchorSpec, SceneSpec } from './types.js';
 
@@ -47,8 +48,12 @@ export function loadScene(ref: string | SceneSpec): LoadedScene {
       });
     }
   }
-  return { spec: validateScene(readJsonFile(file), file), file };
+  const text = readTextFile(file);
+  return sceneFiles.get(file, text, () => deepFreeze({ spec: validateScene(parseJsonText(text, file), file), file }));
 }
+
+/** Scenes loaded from files, by content. */
+const sceneFiles = new ContentCache<LoadedScene>();
 
 /** Schema validation plus the checks a schema cannot express. Returns the data typed as a scene. */
 export function validateScene(data: unknown, file: string): SceneSpec {

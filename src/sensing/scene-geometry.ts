@@ -38,8 +38,23 @@ export function primitiveOf(shape: ShapeSpec): Pick<PrimitiveInit, 'type' | 'par
   }
 }
 
+/** Each model's store as built, copied for every session of the model. */
+const built = new WeakMap<SimModel, SceneGeometryIndex>();
+
 /** Builds the store for a model: statics at their poses, bodies and hands at their model poses. */
 export function buildSceneGeometry(model: SimModel): SceneGeometryIndex {
+  let index = built.get(model);
+  if (!index) built.set(model, (index = buildFromModel(model)));
+  // A copy: a session moves bodies and hands, and adds surfaces.
+  return {
+    geometry: index.geometry.clone(),
+    statics: index.statics.map((primitives) => [...primitives]),
+    bodies: index.bodies,
+    handParts: index.handParts,
+  };
+}
+
+function buildFromModel(model: SimModel): SceneGeometryIndex {
   const geometry = new SceneGeometry(model.colliders.length + 8);
   const add = (c: ColliderModel, kind: number, owner: number, pose: Pose) =>
     geometry.add({ ...primitiveOf(c.shape), kind, owner, position: pose.position, rotation: pose.rotation });

@@ -9,7 +9,6 @@ import { hashToHex } from '../../kernels/hash64.js';
 import { XrsimInputError } from '../errors.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { FrameView } from '../frame/frame.js';
-import { buildModel } from '../model/build.js';
 import { bodyIndexOf } from '../model/references.js';
 import type { SimModel } from '../model/types.js';
 import { initPhysics } from '../physics/world.js';
@@ -22,6 +21,7 @@ import type { Validator } from '../validate/types.js';
 import { verdict, type SessionResult } from './result.js';
 import { normalizeSpec, type Handedness, type RecordOptions, type SessionSpec } from './spec.js';
 import { SimState } from './state.js';
+import { modelFor } from './model-cache.js';
 import type { Sensing } from '../sensing/sensing.js';
 import type { Environment } from '../sensing/environment.js';
 import { AppHost } from '../app/host.js';
@@ -297,7 +297,7 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const handModel = spec.handModel === undefined ? undefined : loadHandModel(spec.handModel).spec;
   if (spec.user !== undefined) validateUserOptions(spec.user);
   if (spec.sensing !== undefined) validateSensingOptions(spec.sensing);
-  const model = buildModel(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing: spec.sensing, app: spec.app });
+  const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing: spec.sensing, app: spec.app });
   return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record });
 }
 

@@ -4,7 +4,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { XrsimInputError, childPath } from '../errors.js';
-import { readJsonFile, validateAgainstDefinition, validateAgainstSchema } from '../json/load.js';
+import { ContentCache, deepFreeze } from '../json/cache.js';
+import { parseJsonText, readTextFile, validateAgainstDefinition, validateAgainstSchema } from '../json/load.js';
 import { SCENE_SCHEMA, TASK_SCHEMA, TASKS_DIR } from '../paths.js';
 import { checkGeometry, looksLikePath } from '../scene/load.js';
 import { DEFAULT_APP } from './programs.js';
@@ -53,8 +54,12 @@ export function loadTask(ref: string | TaskSpec): LoadedTask {
       });
     }
   }
-  return { spec: validateTask(readJsonFile(file), file), file };
+  const text = readTextFile(file);
+  return taskFiles.get(file, text, () => deepFreeze({ spec: validateTask(parseJsonText(text, file), file), file }));
 }
+
+/** Tasks loaded from files, by content (a task file is read again for every session of a sweep). */
+const taskFiles = new ContentCache<LoadedTask>();
 
 /** Validates sensing options given outside a task file (a session spec's `sensing`), reporting `$.sensing...` paths. */
 export function validateSensingOptions(sensing: unknown): void {
