@@ -43,6 +43,13 @@ export interface HandTarget {
 /** Called when a target is out of reach: how far it is from the shoulder, and the arm's reach. */
 export type UnreachableListener = (distance: number, reach: number) => void;
 
+/**
+ * Relaxations below this (metres) are not made. Without it a hand resting against a surface, pushed out to
+ * the penetration limit, would creep back and be pushed out again by rounding errors every tick, and never
+ * count as at rest.
+ */
+const MIN_RELAX_STEP = 1e-6;
+
 /** Per-tick perturbation sources, seeded per hand (see `perturbation.ts`). */
 export interface HandPerturbation {
   /** Adds tremor to a wrist position at time t. */
@@ -232,7 +239,7 @@ export class Hand {
     if (still > 0) {
       const slack = limit - this.probe(sdf, still);
       const step = Math.min(still, Math.max(0, slack));
-      if (step > 0) this.translate((-this.pushOut[0] / still) * step, (-this.pushOut[1] / still) * step, (-this.pushOut[2] / still) * step);
+      if (step >= MIN_RELAX_STEP) this.translate((-this.pushOut[0] / still) * step, (-this.pushOut[1] / still) * step, (-this.pushOut[2] / still) * step);
     }
     this.report(sdf);
   }
