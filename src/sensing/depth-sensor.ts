@@ -42,6 +42,8 @@ export class DepthSensor {
    * unchanged image. Lazy frames must match this bit for bit.
    */
   static eager = false;
+  /** Bumped by every render: an unchanged serial means the raster holds the very image it held. */
+  imageSerial = 0;
   /** Work done so far (for tests and benchmarks): full renders, renders of the half lattice, measurements. */
   readonly counts = { rendered: 0, latticeRendered: 0, measured: 0 };
   private readonly measured: Uint16Array;
@@ -107,6 +109,7 @@ export class DepthSensor {
       const unchanged = !DepthSensor.eager && this.rasterLattice !== NOT_RENDERED && this.rasterLattice <= lattice && geometry.version === this.rasterVersion && samePose(this.cameraPose, this.rasterPose);
       if (!unchanged) {
         this.raster.render(geometry, this.camera, this.kinds, lattice);
+        this.imageSerial++;
         this.rasterLattice = lattice;
         this.rasterVersion = geometry.version;
         this.rasterPose.set(this.cameraPose);

@@ -74,6 +74,9 @@ interface TrackedPlane {
 /** Pixels observed: every OBSERVATION_STRIDE-th of every OBSERVATION_STRIDE-th row. */
 export const OBSERVATION_STRIDE = 2;
 
+/** Numbers per plane in `frameCoefficients`: 4 for the column, 4 for the row. */
+const COEFFICIENTS = 8;
+
 /** Flags of a PlaneUpdated record. */
 export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
 
@@ -84,6 +87,8 @@ export class PlaneDetector {
   private faceMap = new Int32Array(0);
   /** How many planes the face map lists (those that can still grow). */
   private observed = 0;
+  /** Per plane, for the frame being observed: see `frameCoefficients`. */
+  private coefficients = new Float64Array(0);
   /** Detected planes by id, in detection order. */
   readonly detected = new Map<number, DetectedPlane>();
 
@@ -175,10 +180,8 @@ export class PlaneDetector {
    */
   observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number): void {
     const { width, height, fx, fy, cx, cy } = camera;
-    const R = camera.rotation;
-    const C = camera.position;
     const map = this.faceMap;
-    const cell = this.model.cellSize;
+    const k = this.frameCoefficients(camera);
     for (let row = 0; row < height; row += OBSERVATION_STRIDE) {
       const ry = -(row + 0.5 - cy) / fy;
       for (let col = 0; col < width; col += OBSERVATION_STRIDE) {
@@ -189,20 +192,15 @@ export class PlaneDetector {
         if (index < 0) continue;
         const z = depth[i];
         if (z < minRange || z > maxRange) continue;
-        const plane = this.planes[index];
         const rx = (col + 0.5 - cx) / fx;
-        // The pixel's point: camera + z · Rᵀ(rx, ry, −1), then into plane coordinates.
-        const px = C[0] + z * (R[0] * rx + R[3] * ry - R[6]) - plane.origin[0];
-        const py = C[1] + z * (R[1] * rx + R[4] * ry - R[7]) - plane.origin[1];
-        const pz = C[2] + z * (R[2] * rx + R[5] * ry - R[8]) - plane.origin[2];
-        const a = plane.axes;
-        const u = a[0] * px + a[1] * py + a[2] * pz;
-        const v = a[6] * px + a[7] * py + a[8] * pz;
-        const c = Math.min(plane.cols - 1, Math.max(0, Math.floor((u - plane.minX) / cell)));
-        const r = Math.min(plane.rows - 1, Math.max(0, Math.floor((v - plane.minZ) / cell)));
-        const k = r * plane.cols + c;
-        if (plane.seen[k] === 1) continue;
-        plane.seen[k] = 1;
+        // The pixel's cell: its point (camera + z · Rᵀ(rx, ry, −1)) in plane coordinates, in cells.
+        const o = index * COEFFICIENTS;
+        const plane = this.planes[index];
+        const c = Math.min(plane.cols - 1, Math.max(0, Math.floor(k[o] + z * (k[o + 1] * rx + k[o + 2] * ry - k[o + 3]))));
+        const r = Math.min(plane.rows - 1, Math.max(0, Math.floor(k[o + 4] + z * (k[o + 5] * rx + k[o + 6] * ry - k[o + 7]))));
+        const cellIndex = r * plane.cols + c;
+        if (plane.seen[cellIndex] === 1) continue;
+        plane.seen[cellIndex] = 1;
         plane.seenCells++;
         plane.grown = true;
         const b = plane.bounds;
@@ -212,6 +210,36 @@ export class PlaneDetector {
         if (r > b[3]) b[3] = r;
       }
     }
+  }
+
+  /**
+   * For this frame's camera, per observed plane: the cell coordinates of a pixel's point as affine functions
+   * of its depth z and ray (rx, ry, −1). With the plane's in-plane axes a (column) and b (row), its origin O,
+   * the camera at C with world→camera rotation R: column = (a·(C − O) − minX)/cell + z·(Ra)·r/cell, and
+   * likewise for the row, so a pixel costs two dot products instead of a change of frame.
+   */
+  private frameCoefficients(camera: RasterCamera): Float64Array {
+    if (this.coefficients.length < this.planes.length * COEFFICIENTS) this.coefficients = new Float64Array(this.planes.length * COEFFICIENTS * 2);
+    const k = this.coefficients;
+    const R = camera.rotation;
+    const C = camera.position;
+    const cell = this.model.cellSize;
+    for (const plane of this.planes) {
+      if (plane.removed || plane.polygonKey === 'full') continue;
+      const a = plane.axes;
+      const dx = C[0] - plane.origin[0], dy = C[1] - plane.origin[1], dz = C[2] - plane.origin[2];
+      for (let axis = 0; axis < 2; axis++) {
+        // Axis 0 (x, columns) and axis 2 (z, rows) of plane space.
+        const e = axis === 0 ? 0 : 6;
+        const o = plane.id * COEFFICIENTS + axis * 4;
+        const min = axis === 0 ? plane.minX : plane.minZ;
+        k[o] = (a[e] * dx + a[e + 1] * dy + a[e + 2] * dz - min) / cell;
+        k[o + 1] = (R[0] * a[e] + R[1] * a[e + 1] + R[2] * a[e + 2]) / cell;
+        k[o + 2] = (R[3] * a[e] + R[4] * a[e + 1] + R[5] * a[e + 2]) / cell;
+        k[o + 3] = (R[6] * a[e] + R[7] * a[e + 1] + R[8] * a[e + 2]) / cell;
+      }
+    }
+    return k;
   }
 
   /** Advances to tick `tick` (time `t`): reports planes whose latency has passed and changes to reported ones. */

@@ -39,6 +39,8 @@ export class Sensing {
   private readonly headPose = new Float64Array(7);
   private readonly pendingHits: { id: number; results: HitTestResult[] }[] = [];
   private hitRequests = 0;
+  /** The depth sensor's image serial when plane detection last observed it. */
+  private observedImage = -1;
   private lastDepthInformation: { frameIndex: number; transform: RigidTransformLike | undefined; info: CpuDepthInformation } | null = null;
 
   constructor(
@@ -78,9 +80,13 @@ export class Sensing {
         frame.hasDepth = true;
       }
       if (this.planes?.observing()) {
-        const { minRange, maxRange } = sensor.model.noise;
         const image = sensor.idealImage(OBSERVATION_STRIDE);
-        this.planes.observe(sensor.camera, image.depth, image.id, minRange, maxRange);
+        // The image observed last time, from the same pose, would mark the same cells again: nothing new.
+        if (sensor.imageSerial !== this.observedImage) {
+          const { minRange, maxRange } = sensor.model.noise;
+          this.planes.observe(sensor.camera, image.depth, image.id, minRange, maxRange);
+          this.observedImage = sensor.imageSerial;
+        }
       }
     }
     this.planes?.update(tick, tick * dt, frame);
