@@ -36,6 +36,9 @@ export interface DepthNoiseModel {
   mixedPixel: number;
 }
 
+/** Scratch for the ziggurat's rare slow path (see measureDepth). */
+const slowNormal = new Float64Array(1);
+
 /** Largest value a uint16 millimetre reading holds. */
 export const MAX_DEPTH_MM = 65535;
 
@@ -145,7 +148,13 @@ export function measureDepth(
       const layer = h & ZIGGURAT_LAYER_MASK;
       const m = h >> 7;
       // |m| without a branch: the sign is random, so a branch would be mispredicted half the time.
-      const gaussian = (m ^ (m >> 31)) - (m >> 31) < ZIGGURAT_K[layer] ? m * ZIGGURAT_W[layer] : normalFromInt32(h);
+      let gaussian = m * ZIGGURAT_W[layer];
+      if ((m ^ (m >> 31)) - (m >> 31) >= ZIGGURAT_K[layer]) {
+        // The rare rejection, through a typed array: merged with the fast path's number, a call's result
+        // (if V8 does not inline it) would make it box every pixel's number.
+        slowNormal[0] = normalFromInt32(h);
+        gaussian = slowNormal[0];
+      }
       z += bias1 * z + (sigma0 + sigma1 * z + sigma2 * z * z) * gaussian;
       out[i] = millimetres(z);
     }

@@ -17,7 +17,7 @@
  * projection of its bounding box clipped to the near plane.
  */
 import { quatAxesInto } from './quat.js';
-import { intersectLocal } from './ray-intersect.js';
+import { alignUp, CurvedRasterizer } from './raster-curved.js';
 import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
 
 /** A pinhole depth camera. Build with {@link pinholeCamera}; update the pose with {@link setCameraPose}. */
@@ -103,21 +103,17 @@ export class DepthRaster {
   private readonly v = new Float64Array(80);
   private readonly m = new Float64Array(9);
   private readonly t = new Float64Array(3);
-  private readonly normal = new Float64Array(3);
-  private readonly half = new Float64Array(3);
-  private readonly corners = new Float64Array(24);
-  /** Projected bounds of the primitive being drawn: umin, umax, vmin, vmax. */
-  private readonly bounds = new Float64Array(4);
+  private readonly curved = new CurvedRasterizer();
   /** Per column: the x of the pixel-centre ray (rx, ry, −1); per row: its y; per pixel: the ray's length. */
-  private readonly rayX: Float64Array;
-  private readonly rayY: Float64Array;
+  readonly rayX: Float64Array;
+  readonly rayY: Float64Array;
   private readonly rayLength: Float64Array;
   /** The intrinsics the ray tables were made for. */
   private readonly intrinsics = new Float64Array(4).fill(NaN);
   /** The four side planes of the view frustum in camera coordinates (unit normals pointing inside). */
   private readonly sides = new Float64Array(12);
   /** Pixel lattice of the current render: 1 every pixel, 2 every other pixel of every other row. */
-  private lattice = 1;
+  lattice = 1;
 
   constructor(
     readonly width: number,
@@ -147,7 +143,7 @@ export class DepthRaster {
       const type = g.type(i);
       if (type === PrimitiveType.Box) this.drawBox(g, i, camera);
       else if (type === PrimitiveType.Prism) this.drawPrism(g, i, camera);
-      else this.drawCurved(g, i, camera);
+      else this.curved.draw(g, i, camera, this.m, this.t, this);
     }
   }
 
@@ -347,97 +343,4 @@ export class DepthRaster {
       }
     }
   }
-
-  /** Spheres, capsules, cylinders: exact per pixel within the primitive's projected bounds. */
-  private drawCurved(g: SceneGeometry, i: number, camera: RasterCamera): void {
-    const { width, height, near, far } = camera;
-    if (!this.projectedBounds(g, i, camera)) return;
-    const bounds = this.bounds;
-    const step = this.lattice;
-    const c0 = alignUp(Math.max(0, Math.floor(bounds[0] - 0.5)), step);
-    const c1 = Math.min(width - 1, Math.ceil(bounds[1] - 0.5));
-    const r0 = alignUp(Math.max(0, Math.floor(bounds[2] - 0.5)), step);
-    const r1 = Math.min(height - 1, Math.ceil(bounds[3] - 0.5));
-    // The camera origin in local coordinates: −mᵀ·t.
-    const m = this.m;
-    const ox = -(m[0] * this.t[0] + m[3] * this.t[1] + m[6] * this.t[2]);
-    const oy = -(m[1] * this.t[0] + m[4] * this.t[1] + m[7] * this.t[2]);
-    const oz = -(m[2] * this.t[0] + m[5] * this.t[1] + m[8] * this.t[2]);
-    const id = faceId(i, CURVED_FACE);
-    const rayX = this.rayX;
-    for (let row = r0; row <= r1; row += step) {
-      const ry = this.rayY[row];
-      const o = row * width;
-      for (let col = c0; col <= c1; col += step) {
-        const rx = rayX[col];
-        // The pixel's ray r = (rx, ry, −1) in local coordinates: mᵀ·r. Its parameter t is the z-depth.
-        const dx = m[0] * rx + m[3] * ry - m[6];
-        const dy = m[1] * rx + m[4] * ry - m[7];
-        const dz = m[2] * rx + m[5] * ry - m[8];
-        const z = intersectLocal(g, i, ox, oy, oz, dx, dy, dz, near, this.normal);
-        if (z < this.depth[o + col] && z <= far) {
-          this.depth[o + col] = z;
-          this.id[o + col] = id;
-          // The normal is local; the ray is local too, so their angle needs no transform.
-          const n = this.normal;
-          this.incidence[o + col] = Math.abs(n[0] * dx + n[1] * dy + n[2] * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);
-        }
-      }
-    }
-  }
-
-  /**
-   * The image rectangle (umin, umax, vmin, vmax into `bounds`) holding the projection of primitive `i`'s
-   * local bounding box clipped to the near plane: the corners in front of it and the points where the box's
-   * edges cross it. False if the whole box is behind it.
-   */
-  private projectedBounds(g: SceneGeometry, i: number, camera: RasterCamera): boolean {
-    const near = camera.near;
-    const h = this.half;
-    g.writeLocalHalfExtents(i, h);
-    const m = this.m;
-    const corner = this.corners;
-    let front = 0;
-    for (let k = 0; k < 8; k++) {
-      const lx = k & 1 ? h[0] : -h[0], ly = k & 2 ? h[1] : -h[1], lz = k & 4 ? h[2] : -h[2];
-      corner[k * 3] = this.t[0] + m[0] * lx + m[1] * ly + m[2] * lz;
-      corner[k * 3 + 1] = this.t[1] + m[3] * lx + m[4] * ly + m[5] * lz;
-      corner[k * 3 + 2] = this.t[2] + m[6] * lx + m[7] * ly + m[8] * lz;
-      if (corner[k * 3 + 2] <= -near) front++;
-    }
-    if (front === 0) return false;
-    const b = this.bounds;
-    b[0] = Infinity; b[1] = -Infinity; b[2] = Infinity; b[3] = -Infinity;
-    for (let k = 0; k < 8; k++) {
-      const zk = corner[k * 3 + 2];
-      if (zk <= -near) this.include(corner[k * 3], corner[k * 3 + 1], zk, camera);
-      if (front === 8) continue;
-      // Edges to the corners that differ in one axis bit; each edge once (from its lower corner).
-      for (let bit = 1; bit < 8; bit <<= 1) {
-        if (k & bit) continue;
-        const j = k | bit;
-        const zj = corner[j * 3 + 2];
-        if (zk <= -near === zj <= -near) continue;
-        const s = (-near - zk) / (zj - zk);
-        this.include(corner[k * 3] + s * (corner[j * 3] - corner[k * 3]), corner[k * 3 + 1] + s * (corner[j * 3 + 1] - corner[k * 3 + 1]), -near, camera);
-      }
-    }
-    return true;
-  }
-
-  /** Grows `bounds` to hold the projection of the camera-space point (x, y, z), z < 0. */
-  private include(x: number, y: number, z: number, camera: RasterCamera): void {
-    const b = this.bounds;
-    const u = camera.cx + (camera.fx * x) / -z;
-    const v = camera.cy - (camera.fy * y) / -z;
-    if (u < b[0]) b[0] = u;
-    if (u > b[1]) b[1] = u;
-    if (v < b[2]) b[2] = v;
-    if (v > b[3]) b[3] = v;
-  }
-}
-
-/** The smallest multiple of `step` (1 or 2) at or above `n` (n ≥ 0). */
-function alignUp(n: number, step: number): number {
-  return step === 1 ? n : n + (n % step);
 }

@@ -39,7 +39,14 @@ export class RecordedScene {
   /** Hand capsules: left bones, then right bones. */
   private readonly handPrimitives: number[] = [];
 
-  constructor(readonly model: SimModel) {
+  /**
+   * @param surfacesOnly keep only the static surfaces up to date (surface events), not bodies and hands:
+   *   for readers of static geometry alone, such as the `penetration` validator, every frame
+   */
+  constructor(
+    readonly model: SimModel,
+    private readonly surfacesOnly = false,
+  ) {
     this.index = buildSceneGeometry(model);
     const g = this.index.geometry;
     for (let i = 0; i < g.count; i++) this.looks.push(this.lookFor(i));
@@ -86,6 +93,7 @@ export class RecordedScene {
         }
       }
     }
+    if (this.surfacesOnly) return;
     poseBodies(this.index, frame.bodyPoses);
     this.poseHand(frame.channel('hand-left'), 0);
     this.poseHand(frame.channel('hand-right'), 1);

@@ -29,7 +29,8 @@ export type PenetrationValidatorSpec = SpecOf<typeof penetration>;
 /** Creates a `penetration` validator. */
 export function penetrationValidator(spec: PenetrationValidatorSpec, ctx: ValidatorContext): Validator {
   const read = subject(ctx, spec.subject);
-  const scene = new RecordedScene(ctx.model);
+  // Only static surfaces are measured against (bodies and hands are not surfaces a ball sinks into).
+  const scene = new RecordedScene(ctx.model, true);
   const normal = new Float64Array(3);
   const owner = new Int32Array(1);
   let deepest = 0;
