@@ -119,17 +119,18 @@ export function measureDepth(
         continue;
       }
       if (edges !== null && edges[i] === 1) {
-        // The neighbour across the largest depth step, if it is a step at all (neighbours with no surface
-        // do not count).
-        let step = 0;
-        if (col > 0) step = largerStep(step, depth[i - 1] - z);
-        if (col < width - 1) step = largerStep(step, depth[i + 1] - z);
-        if (row > 0) step = largerStep(step, depth[i - width] - z);
-        if (row < height - 1) step = largerStep(step, depth[i + width] - z);
-        if (Math.abs(step) > edgeStep) {
-          // One draw decides and, given a mixed pixel, is uniform in [0, mixedPixel): it gives the blend too.
-          const u = mixed.uniform(i);
-          if (u < mixedPixel) z += (u / mixedPixel) * step;
+        // One draw decides whether an edge pixel is mixed and, given that it is (uniform in [0, mixedPixel)),
+        // how much: drawn first, since most edge pixels are not mixed and need no more than that.
+        const u = mixed.uniform(i);
+        if (u < mixedPixel) {
+          // The neighbour across the largest depth step, if it is a step at all (neighbours with no surface
+          // do not count).
+          let step = 0;
+          if (col > 0) step = largerStep(step, depth[i - 1] - z);
+          if (col < width - 1) step = largerStep(step, depth[i + 1] - z);
+          if (row > 0) step = largerStep(step, depth[i - width] - z);
+          if (row < height - 1) step = largerStep(step, depth[i + width] - z);
+          if (Math.abs(step) > edgeStep) z += (u / mixedPixel) * step;
         }
       }
       const cos = incidence[i];

@@ -6,33 +6,47 @@
 import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
 import type { ColliderIndex } from './colliders.js';
-import type { RapierEventQueue, RapierWorld } from './rapier.js';
+import type { Rapier, RapierEventQueue, RapierWorld } from './rapier.js';
 
 /** Drains a Rapier event queue into frames, in (a, b, type) order. Allocation-free. */
 export class CollisionEvents {
   private target: Frame | undefined;
   /** Bound once: passing a fresh closure every substep would allocate. */
   private readonly onCollision: (h1: number, h2: number, started: boolean) => void;
+  /** The world's gravity as Rapier's raw vector, made once. */
+  private readonly gravity: ReturnType<Rapier['VectorOps']['intoRaw']>;
 
   constructor(
+    rapier: Rapier,
+    private readonly world: RapierWorld,
     private readonly colliders: ColliderIndex,
     private readonly queue: RapierEventQueue,
   ) {
     this.onCollision = (h1, h2, started) => this.record(h1, h2, started);
+    this.gravity = rapier.VectorOps.intoRaw(world.gravity);
   }
 
   /** Runs one Rapier step and appends its events to `frame`, sorted. */
-  stepInto(world: RapierWorld, frame: Frame): void {
+  step(frame: Frame): void {
     this.target = frame;
     const first = frame.eventWords;
-    // What World.step does, without its bookkeeping of soft bodies (it walks every collider through a JS
-    // callback after each step, a third of the step's cost here). Sessions create no soft bodies, and the
-    // engine creates rigid bodies and colliders only for soft-body tears, so it has nothing to do.
-    const w = world;
-    w.physicsPipeline.step(w.gravity, w.integrationParameters, w.islands, w.broadPhase, w.narrowPhase, w.bodies, w.colliders, w.softBodies, w.impulseJoints, w.multibodyJoints, w.ccdSolver, this.queue);
+    const w = this.world;
+    // What World.step does, through the raw pipeline: without its bookkeeping of soft bodies (it walks
+    // every collider through a JS callback after each step, a third of the step's cost here; sessions
+    // create no soft bodies, and the engine creates rigid bodies and colliders only for soft-body tears),
+    // and with the gravity vector converted once rather than allocated and freed every step.
+    w.physicsPipeline.raw.stepWithEvents(
+      this.gravity, w.integrationParameters.raw, w.islands.raw, w.broadPhase.raw, w.narrowPhase.raw, w.bodies.raw, w.colliders.raw,
+      w.softBodies.raw, w.impulseJoints.raw, w.multibodyJoints.raw, w.ccdSolver.raw, this.queue.raw, undefined as unknown as object, null as unknown as Function, null as unknown as Function,
+    );
     this.queue.drainCollisionEvents(this.onCollision);
     sortEventRecords(frame.events, first, frame.eventWords);
     this.target = undefined;
+  }
+
+  /** Releases the raw gravity vector. */
+  free(): void {
+    this.gravity.free();
   }
 
   private record(h1: number, h2: number, started: boolean): void {

@@ -77,7 +77,7 @@ export class PhysicsWorld {
     this.raw = world.bodies.raw;
     this.islands = world.islands.raw;
     this.colliders = new ColliderIndex(rapier, world, model);
-    this.events = new CollisionEvents(this.colliders, this.queue);
+    this.events = new CollisionEvents(rapier, world, this.colliders, this.queue);
     this.statics = new StaticObjects(rapier, world, model, this.colliders, () => this.wakeAll());
 
     // Creation order is fixed: statics, sensors, dynamic bodies, then the hands.
@@ -115,7 +115,7 @@ export class PhysicsWorld {
 
   /** Advances one tick (all substeps), appending this tick's collision events to `frame`. */
   step(frame: Frame): void {
-    for (let s = 0; s < this.model.timing.substeps; s++) this.events.stepInto(this.world, frame);
+    for (let s = 0; s < this.model.timing.substeps; s++) this.events.step(frame);
   }
 
   /**
@@ -173,6 +173,7 @@ export class PhysicsWorld {
 
   /** Releases the WASM memory. The world is unusable afterwards. */
   free(): void {
+    this.events.free();
     this.queue.free();
     this.world.free();
   }
