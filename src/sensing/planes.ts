@@ -366,8 +366,8 @@ function writePlaneRecord(frame: Frame, type: number, plane: DetectedPlane, flag
 /** Whether (x, z) lies inside a convex polygon wound counter-clockwise seen from +Y. */
 export function insideConvex(polygon: readonly (readonly [number, number])[], x: number, z: number): boolean {
   for (let i = 0; i < polygon.length; i++) {
-    const [ax, az] = polygon[i];
-    const [bx, bz] = polygon[(i + 1) % polygon.length];
+    const a = polygon[i], b = polygon[(i + 1) % polygon.length];
+    const ax = a[0], az = a[1], bx = b[0], bz = b[1];
     // Outward normal of an edge of such a polygon: (−ez, ex).
     if (-(bz - az) * (x - ax) + (bx - ax) * (z - az) > 1e-12) return false;
   }
