@@ -49,15 +49,47 @@ function allFinite(values: ArrayLike<number>): boolean {
 }
 
 function firstNonFinite(frame: FrameView, state: FrameState | null): NonFinite | null {
-  if (!allFinite(frame.bodyPoses)) return { tick: frame.tick, where: 'the bodies channel' };
-  for (const name of FLOAT_CHANNELS) {
-    const values = frame.channel(name);
-    if (values && !allFinite(values)) return { tick: frame.tick, where: `the ${name} channel` };
+  const channels = floatChannels(frame);
+  if (!channels.every(allFiniteBits)) {
+    for (const values of channels.floats) {
+      if (!allFinite(values)) return { tick: frame.tick, where: values === frame.bodyPoses ? 'the bodies channel' : `the ${FLOAT_CHANNELS.find((name) => frame.channel(name) === values)} channel` };
+    }
   }
   if (state) {
-    for (const [role, tag] of state.tags) {
-      if (tag.present && !allFinite(tag.position)) return { tick: frame.tick, where: `the position of tag "${role}"` };
+    for (const tag of state.tags.values()) {
+      if (tag.present && !allFinite(tag.position)) return { tick: frame.tick, where: `the position of tag "${[...state.tags].find(([, t]) => t === tag)![0]}"` };
     }
   }
   return null;
+}
+
+/**
+ * True when no float32 in `bits` (a float array's words) is NaN or infinite: the exponent bits are not all
+ * ones. Adding one to a full exponent carries into the sign bit, so one OR over the words tells.
+ */
+function allFiniteBits(bits: Uint32Array): boolean {
+  let carry = 0;
+  for (let i = 0; i < bits.length; i++) carry |= (bits[i] & 0x7f800000) + 0x00800000;
+  return (carry & 0x80000000) === 0;
+}
+
+/** The float channels of the frame checked last, with their words (a live session hands validators the same frame object every tick). */
+let lastFrame: FrameView | null = null;
+let lastChannels: Uint32Array[] & { floats: Float32Array[] } = Object.assign([], { floats: [] });
+
+/** The bodies channel and the other float channels `frame` has, as words, looked up once per frame object. */
+function floatChannels(frame: FrameView): Uint32Array[] & { floats: Float32Array[] } {
+  if (frame !== lastFrame || lastChannels.floats[0] !== frame.bodyPoses) {
+    const floats = [frame.bodyPoses];
+    for (const name of FLOAT_CHANNELS) {
+      const values = frame.channel(name);
+      if (values) floats.push(values);
+    }
+    lastChannels = Object.assign(
+      floats.map((f) => new Uint32Array(f.buffer, f.byteOffset, f.length)),
+      { floats },
+    );
+    lastFrame = frame;
+  }
+  return lastChannels;
 }
