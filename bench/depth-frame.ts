@@ -5,7 +5,7 @@
  */
 import { quatFromAxes } from '../src/geometry/math.js';
 import { buildModel, loadScene, loadTask, Session, type Vec3 } from '../src/index.js';
-import { median, round } from './stats.js';
+import { cpuMs, median, round } from './stats.js';
 
 /** Head poses (7 numbers) looking around the room. */
 function headPoses(): Float64Array[] {
@@ -18,7 +18,7 @@ function headPoses(): Float64Array[] {
 }
 
 /** ms per frame: render, noise and both, over `repeats` rounds of the 8 poses. */
-export async function depthFrameMs(repeats = 40): Promise<{ renderMs: number; noiseMs: number; totalMs: number }> {
+export async function depthFrameMs(repeats = 40): Promise<{ renderMs: number; noiseMs: number; totalMs: number; cpuTotalMs: number }> {
   const model = buildModel(loadScene('living-room'), loadTask('xr/depth-bounce'), { sensing: { depth: { width: 160, height: 120, noise: 'headset' } } });
   // Frame 0 of a session has posed the props and the user's resting hands in the geometry store.
   const session = await Session.create(model, { seed: 1 });
@@ -26,13 +26,18 @@ export async function depthFrameMs(repeats = 40): Promise<{ renderMs: number; no
   const geometry = session.state.scene.geometry;
   const poses = headPoses();
   const dt = model.timing.dt;
+  let cpuTotalMs = 0;
   const time = (frame: (pose: Float64Array) => void) => {
     const trials: number[] = [];
+    const cpuTrials: number[] = [];
     for (let trial = 0; trial < 9; trial++) {
       const start = performance.now();
+      const cpuStart = cpuMs();
       for (let r = 0; r < repeats; r++) for (const pose of poses) frame(pose);
       trials.push((performance.now() - start) / (repeats * poses.length));
+      cpuTrials.push((cpuMs() - cpuStart) / (repeats * poses.length));
     }
+    cpuTotalMs = median(cpuTrials.slice(2));
     return median(trials.slice(2));
   };
   let tick = 0;
@@ -40,10 +45,11 @@ export async function depthFrameMs(repeats = 40): Promise<{ renderMs: number; no
     sensor.capture(++tick, dt, pose, geometry);
     void sensor.reading;
   });
+  const totalCpuMs = cpuTotalMs;
   const renderMs = time((pose) => {
     sensor.capture(++tick, dt, pose, geometry);
     sensor.idealImage();
   });
   session.dispose();
-  return { renderMs: round(renderMs), noiseMs: round(totalMs - renderMs), totalMs: round(totalMs) };
+  return { renderMs: round(renderMs), noiseMs: round(totalMs - renderMs), totalMs: round(totalMs), cpuTotalMs: round(totalCpuMs) };
 }

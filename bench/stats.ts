@@ -20,3 +20,12 @@ export function median(values: number[]): number {
 export function round(value: number, digits = 3): number {
   return Number(value.toPrecision(digits));
 }
+
+/**
+ * CPU time of this process so far, ms (user + system). On a machine shared with other work, wall-clock
+ * figures include the time the process waited for a core; CPU time does not, so benchmarks report both.
+ */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
