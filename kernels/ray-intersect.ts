@@ -21,6 +21,7 @@ export function castRay(
   let best = Infinity;
   for (let i = 0; i < g.count; i++) {
     if (!g.enabled(i) || ((1 << g.kind(i)) & kinds) === 0) continue;
+    if (!rayMeetsBox(g.bounds, i * 6, px, py, pz, wx, wy, wz, tMin, best)) continue;
     // Into the primitive's frame.
     const rx = px - g.position[i * 3], ry = py - g.position[i * 3 + 1], rz = pz - g.position[i * 3 + 2];
     const ox = g.rot(i, 0, 0) * rx + g.rot(i, 0, 1) * ry + g.rot(i, 0, 2) * rz;
@@ -33,6 +34,36 @@ export function castRay(
     if (t < best) best = t;
   }
   return best;
+}
+
+/** Bounding boxes are grown by this (metres) before the ray is tested against them, against rounding. */
+const BOX_MARGIN = 1e-6;
+
+/**
+ * Whether the ray p + t·w can meet the axis-aligned box `b[o..o+5]` (min xyz, max xyz), grown by a margin,
+ * for some t in (tMin, tMax): a conservative test, so a primitive it rejects is never hit.
+ */
+function rayMeetsBox(b: Float64Array, o: number, px: number, py: number, pz: number, wx: number, wy: number, wz: number, tMin: number, tMax: number): boolean {
+  let near = tMin;
+  let far = tMax;
+  for (let axis = 0; axis < 3; axis++) {
+    const p = axis === 0 ? px : axis === 1 ? py : pz;
+    const w = axis === 0 ? wx : axis === 1 ? wy : wz;
+    const lo = b[o + axis] - BOX_MARGIN;
+    const hi = b[o + 3 + axis] + BOX_MARGIN;
+    if (w === 0) {
+      if (p < lo || p > hi) return false;
+      continue;
+    }
+    const ta = (lo - p) / w;
+    const tb = (hi - p) / w;
+    const t0 = ta < tb ? ta : tb;
+    const t1 = ta < tb ? tb : ta;
+    if (t0 > near) near = t0;
+    if (t1 < far) far = t1;
+    if (near > far) return false;
+  }
+  return true;
 }
 
 /**
