@@ -31,6 +31,10 @@ export const MAX_TAGS = 4096;
 /** The most characters of a tag's role and of its id. */
 export const MAX_TAG_NAME_CHARS = 256;
 
+/** What an absent tag or rotation is recorded as. */
+const NO_POSITION: readonly number[] = [0, 0, 0];
+const NO_ROTATION: readonly number[] = [0, 0, 0, 1];
+
 /** The tags of one app. */
 export class TagRegistry {
   private readonly byRole = new Map<string, TagEntry>();
@@ -100,10 +104,10 @@ export class TagRegistry {
     for (const entry of this.byRole.values()) {
       frame.word(entry.index);
       frame.word(entry.position ? 1 : 0);
-      const p = entry.position ?? [0, 0, 0];
-      const q = entry.rotation ?? [0, 0, 0, 1];
-      for (const v of p) frame.float(v);
-      for (const v of q) frame.float(v);
+      const p = entry.position ?? NO_POSITION;
+      const q = entry.rotation ?? NO_ROTATION;
+      for (let k = 0; k < 3; k++) frame.float(p[k]);
+      for (let k = 0; k < 4; k++) frame.float(q[k]);
     }
     frame.endRecord();
   }

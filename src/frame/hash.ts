@@ -58,7 +58,8 @@ export class FrameHasher {
         this.inner.update(words, s.count, s.first);
         this.inner.digest(s.digest);
         if (s.copy) {
-          s.copy.set(words.subarray(s.first, s.first + s.count));
+          // A loop, not set(subarray()): a view object per changed channel per frame is garbage.
+          for (let i = 0; i < s.count; i++) s.copy[i] = words[s.first + i];
           s.valid = true;
         }
       }
