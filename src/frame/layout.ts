@@ -10,7 +10,6 @@ import { pinholeCamera, type RasterCamera } from '../../kernels/depth-raster.js'
 import { JOINT_COUNT } from '../../kernels/hand-fk.js';
 import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 import type { SimModel } from '../model/types.js';
-import { deepFreeze } from '../json/cache.js';
 
 /** Floats per pose: position xyz, then quaternion xyzw (owned by `kernels/pose-compose.ts`). */
 export { POSE_FLOATS, POSE_ROTATION } from '../../kernels/pose-compose.js';
@@ -96,13 +95,17 @@ export function qualifiedId(origin: string, id: string): string {
   return `${origin}:${id}`;
 }
 
-/** Layouts already derived, by model (a layout is read-only, like its model). */
+/**
+ * Layouts already derived, by model. A layout is read-only, like its model, and shared by the model's
+ * sessions. (It is not frozen here: this module also runs in the viewer's page, which is served only
+ * `frame/` and `kernels/`.)
+ */
 const layouts = new WeakMap<SimModel, FrameLayout>();
 
-/** The frame layout of a model. */
+/** The frame layout of a model (the same object for every call with that model: do not change it). */
 export function frameLayoutFor(model: SimModel): FrameLayout {
   let layout = layouts.get(model);
-  if (!layout) layouts.set(model, (layout = deepFreeze(deriveLayout(model))));
+  if (!layout) layouts.set(model, (layout = deriveLayout(model)));
   return layout;
 }
 
