@@ -2,7 +2,7 @@
  * The naive depth image: one exact ray cast per pixel against every primitive. It is the rasterizer's
  * accuracy reference in tests and its baseline in benchmarks; the sensor itself never uses it.
  */
-import type { RasterCamera } from './depth-raster.js';
+import type { RasterCamera } from './raster-camera.js';
 import { castRay } from './ray-intersect.js';
 import type { SceneGeometry } from './scene-geometry.js';
 

@@ -3,8 +3,19 @@
  * same intersection as the ray-cast reference), but only within the projection of the primitive's
  * bounding box clipped to the near plane. Nothing is allocated per pixel or per frame.
  */
-import type { DepthRaster, RasterCamera } from './depth-raster.js';
+import { CURVED_FACE, faceId, type RasterCamera } from './raster-camera.js';
 import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
+
+/** The raster buffers a curved primitive is drawn into (the depth rasterizer's, see `depth-raster.ts`). */
+export interface CurvedTarget {
+  /** 1: every pixel; 2: every other pixel of every other row. */
+  readonly lattice: number;
+  readonly rayX: Float64Array;
+  readonly rayY: Float64Array;
+  readonly depth: Float32Array;
+  readonly id: Int32Array;
+  readonly incidence: Float32Array;
+}
 
 /** Scratch space for drawing curved primitives into a raster. */
 export class CurvedRasterizer {
@@ -17,7 +28,7 @@ export class CurvedRasterizer {
    * Draws primitive `i` into `raster`'s buffers on its lattice. `m` is the camera←local rotation (row-major)
    * and `t` the primitive's origin in camera coordinates.
    */
-  draw(g: SceneGeometry, i: number, camera: RasterCamera, m: Float64Array, t: Float64Array, raster: DepthRaster): void {
+  draw(g: SceneGeometry, i: number, camera: RasterCamera, m: Float64Array, t: Float64Array, raster: CurvedTarget): void {
     const { width, height, near, far } = camera;
     if (!this.projectedBounds(g, i, camera, m, t)) return;
     const bounds = this.bounds;
@@ -31,6 +42,7 @@ export class CurvedRasterizer {
     const oy = -(m[1] * t[0] + m[4] * t[1] + m[7] * t[2]);
     const oz = -(m[2] * t[0] + m[5] * t[1] + m[8] * t[2]);
     const { rayX, rayY, depth, id, incidence } = raster;
+    const face = faceId(i, CURVED_FACE);
     const type = g.type(i);
     const r = g.params[i * 3];
     const half = g.params[i * 3 + 1];
@@ -118,7 +130,7 @@ export class CurvedRasterizer {
         }
         if (best < depth[o + col] && best <= far) {
           depth[o + col] = best;
-          id[o + col] = i * 8 + 6;
+          id[o + col] = face;
           // The normal is local; the ray is local too, so their angle needs no transform.
           incidence[o + col] = Math.abs(nx * dx + ny * dy + nz * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);
         }

@@ -6,7 +6,7 @@
  * an edited app or actor script gives a new model). Models are immutable; sharing one is what
  * `Session.create` was made for.
  */
-import { resolvePrograms } from '../app/programs.js';
+import { resolvePrograms } from '../task/programs.js';
 import { buildModel } from '../model/build.js';
 import type { ModelOptions, SimModel } from '../model/types.js';
 import type { LoadedScene } from '../scene/load.js';
