@@ -5,10 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: Chromium (the HTML report, the viewer and, later, the WebXR shim are tested in it),
-# ffmpeg (videos), Xvfb and the headers headless-gl (the optional "gl" package) builds against, plus a C++
-# toolchain for node-gyp.
+# ffmpeg (videos), redis-server (queue sweeps: the tests start their own servers) and openssl (the TLS
+# queue test's certificates), Xvfb and the headers headless-gl (the optional "gl" package) builds against,
+# plus a C++ toolchain for node-gyp.
 # Installed only when missing; needs root or sudo.
-SYSTEM_PACKAGES=(chromium ffmpeg xvfb xauth libxi-dev libx11-dev libxext-dev libgl1-mesa-dev pkg-config python3 make g++)
+SYSTEM_PACKAGES=(chromium ffmpeg redis-server openssl xvfb xauth libxi-dev libx11-dev libxext-dev libgl1-mesa-dev pkg-config python3 make g++)
 missing=()
 for package in "${SYSTEM_PACKAGES[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -11,7 +11,10 @@ export const ExitCode = {
   ok: 0,
   /** A check failed: milestones failed, streams diverged, a chunk is damaged. */
   failed: 1,
-  /** Bad input: malformed files, unknown ids, bad arguments, foreign or truncated streams. */
+  /**
+   * Bad input: malformed files, unknown ids, bad arguments, foreign or truncated streams; also a sweep queue
+   * whose Redis cannot be reached or refuses the credentials ({@link QueueUnavailableError}).
+   */
   badInput: 2,
 } as const;
 
@@ -57,6 +60,20 @@ export class StreamDamageError extends Error {
     this.name = 'StreamDamageError';
     this.file = file;
     this.chunk = chunk;
+  }
+}
+
+/**
+ * The Redis behind a sweep queue cannot be used: unreachable, refusing the credentials, or lost during a run
+ * after its reconnection attempts ran out. The CLI maps it to exit code 2. Its message shows the queue URL
+ * only with the password hidden. Results already written are kept.
+ */
+export class QueueUnavailableError extends Error {
+  readonly kind = 'queue-unavailable' as const;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueueUnavailableError';
   }
 }
 

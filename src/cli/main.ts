@@ -2,7 +2,7 @@
 /**
  * The `xrsim` command line. Exit codes: 0 success, 1 failed checks, 2 bad input.
  */
-import { ExitCode, StreamDamageError, XrsimInputError } from '../errors.js';
+import { ExitCode, QueueUnavailableError, StreamDamageError, XrsimInputError } from '../errors.js';
 import { PACKAGE_VERSION } from '../paths.js';
 import { parseCommandArgs, printJson, type Command } from './command.js';
 import { compareCommand } from './commands/compare.js';
@@ -17,8 +17,9 @@ import { runCommand } from './commands/run.js';
 import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
 import { viewCommand } from './commands/view.js';
+import { workerCommand } from './commands/worker.js';
 
-const COMMANDS: Command[] = [sweepCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, viewCommand, exportCommand, listCommand, poseCommand];
+const COMMANDS: Command[] = [sweepCommand, workerCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, viewCommand, exportCommand, listCommand, poseCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -28,7 +29,7 @@ usage: xrsim <command> [options]     (xrsim <command> --help for its options)
 
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
-Exit codes: 0 success, 1 failed milestones, divergence or damage, 2 bad input.
+Exit codes: 0 success, 1 failed milestones, divergence or damage, 2 bad input (or a queue's Redis unusable).
 `;
 }
 
@@ -57,8 +58,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await command.run(args);
   } catch (err) {
-    const code = err instanceof XrsimInputError ? ExitCode.badInput : ExitCode.failed;
-    const kind = err instanceof XrsimInputError || err instanceof StreamDamageError ? err.kind : 'crash';
+    const code = err instanceof XrsimInputError || err instanceof QueueUnavailableError ? ExitCode.badInput : ExitCode.failed;
+    const kind = err instanceof XrsimInputError || err instanceof StreamDamageError || err instanceof QueueUnavailableError ? err.kind : 'crash';
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`xrsim ${command.name}: ${message}\n`);
     if (kind === 'crash' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);

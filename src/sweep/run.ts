@@ -1,7 +1,8 @@
 /**
  * Running a sweep: a lazy source of session specs (the matrix, less what the folder already holds) → a
- * bounded number in flight on an executor (the local worker pool, or any {@link SessionExecutor}) → a sink
- * (`results.jsonl`, running summaries, progress). Memory stays flat whatever the number of sessions.
+ * bounded number in flight on an executor (the local worker pool, any {@link SessionExecutor}, or a queue of
+ * machines: `src/queue/`) → a sink (`results.jsonl`, running summaries, progress). Memory stays flat
+ * whatever the number of sessions.
  */
 import { join } from 'node:path';
 import { XrsimInputError } from '../errors.js';
@@ -13,6 +14,7 @@ import { prepareOutDir } from './out-dir.js';
 import { runKeepingStreams, type KeepStreams } from './record-kept.js';
 import type { SweepResultLine } from './results.js';
 import { SweepTally, type SweepSummary } from './summary.js';
+import type { QueueSweepOptions } from '../queue/coordinator.js';
 
 /** Options of {@link runSweep}. */
 export interface RunSweepOptions extends SweepOptions {
@@ -36,6 +38,13 @@ export interface RunSweepOptions extends SweepOptions {
   keepStreams?: KeepStreams;
   /** Sessions in flight per unit of the executor's concurrency (default 2: the next job waits in each worker's queue). */
   inFlightPerWorker?: number;
+  /**
+   * Run the sessions on `xrsim worker` processes through a BullMQ queue on Redis (docs/DISTRIBUTED.md)
+   * instead of a local pool. The workers keep streams (their `--keep-streams`), so `keepStreams` and
+   * `executor` cannot be given with it; `workers` is ignored. An unreachable Redis throws
+   * `QueueUnavailableError` before anything is written.
+   */
+  queue?: QueueSweepOptions;
   /** Called after each session with counts so far. */
   onProgress?(progress: SweepProgress): void;
 }
@@ -53,52 +62,87 @@ export interface SweepProgress {
 
 export type { SweepSummary, TaskSummary, MilestoneSummary } from './summary.js';
 
+/** What runs a sweep's entries to result lines: the local pool (or a given executor), or a queue. */
+export interface EntryRunner {
+  /** Entries in flight at most. */
+  readonly capacity: number;
+  run(entry: SweepEntry): Promise<SweepResultLine>;
+  /** Called once the entry's line is in `results.jsonl` (a queue then forgets the job). */
+  written?(line: SweepResultLine): void;
+  close(): Promise<void>;
+}
+
 /**
  * Runs every session of the matrix not already in `out`, yielding results as they finish (in completion
  * order), and returns the summary over the whole matrix. Bad input (options, an unwritable or busy folder,
  * a damaged results file) throws {@link XrsimInputError} before any session runs.
  */
 export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepResultLine, SweepSummary> {
-  const keep = options.keepStreams ?? 'failed';
+  const { queue } = options;
+  if (queue && (options.executor || options.keepStreams !== undefined)) {
+    throw new XrsimInputError('a queue sweep runs on xrsim worker processes: their --keep-streams and --workers decide streams and pool size', { expected: 'queue without executor or keepStreams' });
+  }
+  const keep = options.keepStreams ?? (queue ? 'none' : 'failed');
   if (!['failed', 'all', 'none'].includes(keep)) throw new XrsimInputError(`keepStreams must be failed, all or none, got ${JSON.stringify(keep)}`, { expected: 'failed, all or none' });
-  const workers = options.executor ? undefined : resolveWorkerCount(options.workers).workers;
+  const workers = options.executor || queue ? undefined : resolveWorkerCount(options.workers).workers;
   const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
   const perWorker = options.inFlightPerWorker ?? 2;
   if (!(Number.isInteger(perWorker) && perWorker >= 1)) throw new XrsimInputError(`inFlightPerWorker must be a positive integer, got ${perWorker}`);
   const plan = planMatrix(options);
   const tally = new SweepTally(plan.taskIds);
-  const folder = SweepFolder.open(
-    options.out,
-    {
-      format: 'xrsim-sweep',
-      version: 1,
-      matrixHash: plan.hash(),
-      sessions: plan.size,
-      options: { tasks: options.tasks ?? null, apps: options.apps ?? null, seeds: options.seeds ?? null, hands: options.hands ?? null, scenes: options.scenes ?? null, shard: options.shard ?? null },
-    },
-    (line) => tally.add(line),
-  );
-  const resumed = folder.done.size;
-  let ownPool: SessionPool | null = null;
+  // A queue connects (or fails, with nothing written) before the folder is touched.
+  const queued = queue ? await (await import('../queue/coordinator.js')).openQueueRunner(queue, { timeLimitSeconds }) : null;
+  let folder: SweepFolder;
   try {
-    const streams = join(options.out, 'streams');
-    if (keep !== 'none') prepareOutDir(streams);
-    // A pool of its own unless the caller brings an executor (then the caller closes it).
-    if (!options.executor) ownPool = createSessionPool({ workers, timeLimitSeconds });
-    const run = options.executor ?? ownPool!;
-    const pending = pendingEntries(plan.entries(), folder);
-    const execute = (entry: SweepEntry) => runKeepingStreams(run, entry, { keep, streamPath: join(streams, `${entry.key}.xrs`), timeLimitSeconds });
-    for await (const line of runBounded(pending, run.concurrency * perWorker, execute)) {
+    folder = SweepFolder.open(
+      options.out,
+      {
+        format: 'xrsim-sweep',
+        version: 1,
+        matrixHash: plan.hash(),
+        sessions: plan.size,
+        options: { tasks: options.tasks ?? null, apps: options.apps ?? null, seeds: options.seeds ?? null, hands: options.hands ?? null, scenes: options.scenes ?? null, shard: options.shard ?? null },
+      },
+      (line) => tally.add(line),
+    );
+  } catch (err) {
+    await queued?.close();
+    throw err;
+  }
+  const resumed = folder.done.size;
+  let runner: EntryRunner | null = queued;
+  try {
+    runner ??= localRunner(options, { keep, workers, timeLimitSeconds, perWorker });
+    for await (const line of runBounded(pendingEntries(plan.entries(), folder), runner.capacity, (entry) => runner!.run(entry))) {
+      if (folder.done.has(line.key)) continue; // results are idempotent by key
       folder.append(line);
+      runner.written?.(line);
       tally.add(line);
       options.onProgress?.({ done: folder.done.size, total: plan.size, failed: tally.failed, errored: tally.errored, resumed, last: line });
       yield line;
     }
   } finally {
     folder.close();
-    await ownPool?.close();
+    await runner?.close();
   }
   return tally.summary(options.out);
+}
+
+/** The local runner: the caller's executor or a pool of the sweep's own (closed with the runner), recording what is kept. */
+function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; workers: number | undefined; timeLimitSeconds: number; perWorker: number }): EntryRunner {
+  const { keep, workers, timeLimitSeconds, perWorker } = settings;
+  const streams = join(options.out, 'streams');
+  if (keep !== 'none') prepareOutDir(streams);
+  // A pool of its own unless the caller brings an executor (then the caller closes it).
+  const ownPool: SessionPool | null = options.executor ? null : createSessionPool({ workers, timeLimitSeconds });
+  const executor = options.executor ?? ownPool!;
+  return {
+    capacity: executor.concurrency * perWorker,
+    run: (entry) => runKeepingStreams(executor, entry, { keep, streamPath: join(streams, `${entry.key}.xrs`), timeLimitSeconds }),
+    close: async () => {
+      await ownPool?.close();
+    },
+  };
 }
 
 /** The matrix's sessions whose results are not in the folder yet, pulled one at a time. */

@@ -24,22 +24,29 @@ export interface ProgramSources {
 /** The app a session runs when none is named: the task's reference app, if it has apps. */
 export const DEFAULT_APP = 'reference';
 
+/** Where a task's programs are, before anything is read: each module's absolute path and where it was named. */
+export interface ProgramPaths {
+  actors?: { path: string; file: string; jsonPath: string };
+  app?: { name: string; path: string; file: string; jsonPath: string };
+}
+
 /**
- * Resolves and hashes a task's programs. `app` is a name from the task's `apps` or a path to a module;
+ * Where a task's programs are, without reading them (a queue worker checks these paths against its task
+ * roots before any file is read). `app` is a name from the task's `apps` or a path to a module;
  * `taskFile` is where the task was read from (relative module paths are relative to it; inline tasks
  * resolve them against the working directory).
  */
-export function resolvePrograms(task: TaskSpec, taskFile: string, app: string | undefined): ProgramSources {
+export function programPaths(task: TaskSpec, taskFile: string, app: string | undefined): ProgramPaths {
   const base = taskFile.startsWith('<') ? process.cwd() : dirname(taskFile);
-  const programs: ProgramSources = {};
-  if (task.actors) programs.actors = moduleRef(resolve(base, task.actors), taskFile, '$.actors');
+  const paths: ProgramPaths = {};
+  if (task.actors) paths.actors = { path: resolve(base, task.actors), file: taskFile, jsonPath: '$.actors' };
   const name = app ?? (task.apps ? DEFAULT_APP : undefined);
   if (name !== undefined) {
     const entry = task.apps?.[name];
     if (entry) {
-      programs.app = { name, ...moduleRef(resolve(base, entry.module), taskFile, `$.apps.${name}.module`) };
+      paths.app = { name, path: resolve(base, entry.module), file: taskFile, jsonPath: `$.apps.${name}.module` };
     } else if (/\.(mjs|js)$/.test(name)) {
-      programs.app = { name, ...moduleRef(isAbsolute(name) ? name : resolve(name), '<session spec>', '$.app') };
+      paths.app = { name, path: isAbsolute(name) ? name : resolve(name), file: '<session spec>', jsonPath: '$.app' };
     } else {
       throw new XrsimInputError(`task "${task.id}" has no app "${name}"`, {
         file: '<session spec>',
@@ -48,6 +55,15 @@ export function resolvePrograms(task: TaskSpec, taskFile: string, app: string | 
       });
     }
   }
+  return paths;
+}
+
+/** Resolves and hashes a task's programs (see {@link programPaths} for how they are found). */
+export function resolvePrograms(task: TaskSpec, taskFile: string, app: string | undefined): ProgramSources {
+  const { actors, app: appPath } = programPaths(task, taskFile, app);
+  const programs: ProgramSources = {};
+  if (actors) programs.actors = moduleRef(actors.path, actors.file, actors.jsonPath);
+  if (appPath) programs.app = { name: appPath.name, ...moduleRef(appPath.path, appPath.file, appPath.jsonPath) };
   return programs;
 }
 

@@ -7,9 +7,12 @@ import { parseHands, parseScenes, parseSeeds, parseShard } from '../../sweep/mat
 import { resultLines } from '../../sweep/results.js';
 import { runSweep, type SweepSummary } from '../../sweep/run.js';
 import { checkWritableFile } from '../../sweep/out-dir.js';
+import { XrsimInputError } from '../../errors.js';
 import { parseChoiceArg, parseNumberArg, parseWorkersArg, printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 import { progressPrinter } from '../progress.js';
+import { QUEUE_HELP, QUEUE_OPTIONS, queueUrlArg, reconnectArg } from '../queue-args.js';
+import type { QueueSweepOptions } from '../../queue/coordinator.js';
 
 /** `xrsim sweep [TASK-GLOB...]`. */
 export const sweepCommand: Command = {
@@ -18,6 +21,7 @@ export const sweepCommand: Command = {
   help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME] [--seeds 1..N|LIST] [--hands both|right|left]
              [--scenes default|all|LIST] [--workers N] [--time-limit SECONDS] [--shard K/N]
              [--keep-streams failed|all|none] [--junit FILE] [--html FILE] [--out DIR] [--json]
+             [--queue URL [--queue-name NAME] [--queue-window N] [--queue-attempts N]]
 
   TASK-GLOB           task ids or globs ('physics/*', 'xr/{palm-menu,poke-button}', 'xr/poke-?utton',
                       'xr/[a-m]*'; a leading ! leaves tasks out: '!xr/late*'), or task files
@@ -41,8 +45,19 @@ export const sweepCommand: Command = {
                       one sweep at a time per folder.
   --json              print the summary as one JSON object on the last line
 
+On many machines (docs/DISTRIBUTED.md): with --queue the sessions run on \`xrsim worker\` processes
+through a BullMQ queue on Redis; results, resume, progress and reports are as above. The workers'
+own --workers and --keep-streams apply, so those two are refused here.
+${QUEUE_HELP}
+  --queue-window N    this sweep's jobs in Redis at once (default 1000; keep it above the fleet's
+                      total session workers)
+  --queue-attempts N  tries of a session whose session worker crashes, then errored with every
+                      attempt's reason (default 3)
+
 Progress goes to stderr: a live bar on a terminal, else a line every 10 s or 5 % (whichever is rarer).
-Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
+Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input, or the queue's Redis
+cannot be reached, refuses the credentials, or is lost for longer than --queue-reconnect (every
+result already written is kept: run the same command again to resume).`,
   options: {
     seeds: { type: 'string' },
     hands: { type: 'string' },
@@ -55,15 +70,19 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
     junit: { type: 'string' },
     html: { type: 'string' },
     out: { type: 'string' },
+    ...QUEUE_OPTIONS,
+    'queue-window': { type: 'string' },
+    'queue-attempts': { type: 'string' },
   },
   positionals: true,
   async run({ values, positionals, json }) {
     const v = values as Record<string, string | undefined>;
     const hands = parseHands(v.hands);
     const scenes = parseScenes(v.scenes);
-    const keepStreams = parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, 'failed');
+    const queue = queueOptions(v);
+    const keepStreams = queue ? undefined : parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, 'failed');
     const shard = v.shard === undefined ? undefined : parseShard(v.shard);
-    const workers = parseWorkersArg('sweep', v.workers);
+    const workers = queue ? undefined : parseWorkersArg('sweep', v.workers);
     // Reports come at the end of what may be hours: check their paths can be written before starting.
     for (const option of ['junit', 'html'] as const) if (v[option]) checkWritableFile(v[option]!, `--${option}`);
     const progress = progressPrinter();
@@ -80,6 +99,7 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
       timeLimitSeconds: parseNumberArg('time-limit', v['time-limit'], false),
       out,
       onProgress: progress,
+      queue,
     });
     let next = await sweep.next();
     while (!next.done) next = await sweep.next();
@@ -91,6 +111,28 @@ Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input.`,
     return summary.passed === summary.sessions ? ExitCode.ok : ExitCode.failed;
   },
 };
+
+/** The queue options, when --queue is given; the options a queue sweep leaves to its workers are refused. */
+function queueOptions(v: Record<string, string | undefined>): QueueSweepOptions | undefined {
+  const queueOnly = ['queue-name', 'queue-window', 'queue-attempts', 'queue-reconnect'].filter((o) => v[o] !== undefined);
+  if (v.queue === undefined) {
+    if (queueOnly.length > 0) throw new XrsimInputError(`--${queueOnly[0]} needs --queue URL`);
+    return undefined;
+  }
+  for (const option of ['workers', 'keep-streams']) {
+    if (v[option] !== undefined) {
+      throw new XrsimInputError(`--${option} is the workers' choice in a queue sweep: give it to xrsim worker (xrsim worker --queue URL --${option} ...)`, { expected: 'xrsim sweep --queue URL without --workers or --keep-streams' });
+    }
+  }
+  return {
+    url: queueUrlArg(v.queue),
+    name: v['queue-name'],
+    window: parseNumberArg('queue-window', v['queue-window'], true),
+    attempts: parseNumberArg('queue-attempts', v['queue-attempts'], true),
+    reconnectSeconds: reconnectArg(v['queue-reconnect']),
+    onNotice: (message) => process.stderr.write(`xrsim sweep: ${message}\n`),
+  };
+}
 
 function printSummary(s: SweepSummary): void {
   const rows = [
