@@ -6,6 +6,7 @@
  * the connection ends. Every message names the server by {@link QueueTarget.display} (password hidden) and
  * passes through {@link scrub}, so credentials never reach a log, a result or a report.
  */
+import type { Redis } from 'ioredis';
 import { QueueUnavailableError, XrsimInputError } from '../errors.js';
 import type { QueueTarget } from './url.js';
 
@@ -72,10 +73,11 @@ export function redisOptions(target: QueueTarget, reconnectSeconds: number, onGi
 }
 
 /**
- * Connects once to `target`, authenticates, selects its database and checks the server's version. Throws
- * {@link QueueUnavailableError} with the reason when any of that fails. Returns the server's version.
+ * Connects once to `target`, authenticates, selects its database and checks the server's version, then
+ * runs `then` on the connection, if given. Throws {@link QueueUnavailableError} with the reason when any of
+ * that fails. Returns what `then` returned.
  */
-export async function probeRedis(target: QueueTarget, timeoutMs = CONNECT_TIMEOUT_MS): Promise<string> {
+export async function probeRedis<T = void>(target: QueueTarget, then?: (client: Redis) => Promise<T>, timeoutMs = CONNECT_TIMEOUT_MS): Promise<T> {
   const { Redis } = await import('ioredis');
   const client = new Redis({
     ...redisOptions(target, 0, () => {}),
@@ -96,7 +98,7 @@ export async function probeRedis(target: QueueTarget, timeoutMs = CONNECT_TIMEOU
     if (Number(version.split('.')[0]) < MIN_REDIS_MAJOR) {
       throw new QueueUnavailableError(`Redis at ${target.display} is version ${version}; BullMQ needs ${MIN_REDIS_MAJOR}.0 or later`);
     }
-    return version;
+    return (await then?.(client)) as T;
   } catch (err) {
     if (err instanceof QueueUnavailableError) throw err;
     throw new QueueUnavailableError(scrub(`cannot use Redis at ${target.display}: ${explain(errors[errors.length - 1] ?? (err as Error), target)}`, target));

@@ -79,7 +79,10 @@ export async function openQueueRunner(options: QueueSweepOptions, sweep: { timeL
   const backoffSeconds = options.backoffSeconds ?? 1;
   if (!(Number.isFinite(backoffSeconds) && backoffSeconds >= 0)) throw new XrsimInputError(`the backoff must be a number of seconds ≥ 0, got ${backoffSeconds}`);
   const reconnectSeconds = checkReconnectSeconds(options.reconnectSeconds);
-  await probeRedis(target);
+  // Events are read from the stream's last entry as of now: the XREAD loop starts a little later, and the
+  // first `duplicated` events (a restarted sweep's finished jobs) must not fall in between.
+  const eventsKey = `bull:${name}:events`;
+  const lastEventId = await probeRedis(target, async (client) => (await client.xrevrange(eventsKey, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0');
   const { Queue, QueueEvents, Job } = await import('bullmq');
   let runner: QueueRunner | null = null;
   let giveUp: (err: QueueUnavailableError) => void = () => {};
@@ -93,7 +96,8 @@ export async function openQueueRunner(options: QueueSweepOptions, sweep: { timeL
     runner?.failAll(err);
   });
   const queue = new Queue(name, { connection });
-  const events = new QueueEvents(name, { connection });
+  const events = new QueueEvents(name, { connection, lastEventId });
+  if (queue.keys.events !== eventsKey) throw new Error(`BullMQ's events key is ${queue.keys.events}, not ${eventsKey}`);
   // Connection trouble is reported through the reconnection policy above; BullMQ's own error events would repeat it.
   queue.on('error', () => {});
   events.on('error', () => {});
