@@ -49,6 +49,8 @@ export const UNCOLLECTED_JOB_AGE_S = 7 * 24 * 3600;
 const RECONCILE_EVERY_MS = 5_000;
 const RECONCILE_AFTER_MS = 15_000;
 const RECONCILE_BATCH = 200;
+/** The longest a close waits for BullMQ to let go of its connections. */
+const CLOSE_TIMEOUT_MS = 10_000;
 /** How long without any finished session before the coordinator says so. */
 const QUIET_NOTICE_MS = 60_000;
 
@@ -173,11 +175,9 @@ class QueueRunner implements EntryRunner {
     clearInterval(this.timer);
     this.failAll(new Error('the queue sweep was closed'));
     const { queue, events } = this.parts;
-    if (this.failure instanceof QueueUnavailableError) {
-      await Promise.allSettled([queue.disconnect(), events.disconnect()]);
-      return;
-    }
-    await Promise.allSettled([events.close(), queue.close()]);
+    // After a lost connection BullMQ's close returns at once (disconnect() would wait forever); bound it anyway.
+    const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref());
+    await Promise.race([Promise.allSettled([events.close(), queue.close()]), bound]);
   }
 
   /** Rejects every session in flight (Redis is gone): `runSweep` stops and keeps what it wrote. */

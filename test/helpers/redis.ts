@@ -60,7 +60,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
     args.push('--port', String(port));
   }
   if (options.password) args.push('--requirepass', options.password);
-  if (options.user) args.push('--user', `${options.user.name} on >${options.user.password} ~* &* +@all`);
+  if (options.user) args.push('--user', options.user.name, 'on', `>${options.user.password}`, '~*', '&*', '+@all');
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
