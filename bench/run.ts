@@ -1,11 +1,12 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|browser|rank|view [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|scale|queue|browser|rank|view [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
 import { browserBenchmark } from './browser.js';
 import { depthBenchmark } from './depth.js';
 import { handsBenchmark } from './hands.js';
 import { kernelBenchmark } from './kernel.js';
+import { queueBenchmark } from './queue.js';
 import { rankBenchmark } from './rank.js';
 import { suiteBenchmark } from './suite.js';
 import { scaleBenchmark } from './scale.js';
@@ -19,6 +20,7 @@ const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ det
   suite: suiteBenchmark,
   sweep: sweepBenchmark,
   scale: scaleBenchmark,
+  queue: queueBenchmark,
   browser: browserBenchmark,
   rank: rankBenchmark,
   view: viewBenchmark,

@@ -211,6 +211,17 @@ export { rankSweeps, type RankCandidate, type RankOptions, type Ranking, type Ca
 export { runFlaky, summariseFlaky, type FlakyOptions, type FlakyReport } from './sweep/flaky.js';
 /** Re-running a sweep folder's sessions to check their hashes. */
 export { verifySweep, type SweepVerifyReport, type HashMismatch } from './sweep/verify-sweep.js';
+
+// Sweeps across machines (docs/DISTRIBUTED.md): `runSweep({ queue })` enqueues, `startQueueWorker` runs jobs.
+// BullMQ and ioredis are loaded only when a queue is used.
+/** The coordinator's queue options. */
+export { DEFAULT_ATTEMPTS, DEFAULT_WINDOW, type QueueSweepOptions } from './queue/coordinator.js';
+/** A queue worker: takes session jobs and runs them on this machine's warm pool. */
+export { startQueueWorker, type QueueWorker, type QueueWorkerOptions, type QueueWorkerStats, type QueueWorkerExit } from './queue/worker.js';
+/** Queue URLs (`redis://`, `rediss://`) with the password kept out of every message. */
+export { parseQueueUrl, type QueueTarget } from './queue/url.js';
+/** A worker's task roots: the only folders a job may name files in. */
+export { TaskRoots } from './queue/task-roots.js';
 /** Sessions in worker processes with a wall-clock limit: the pool, its protocol, and one-off isolated runs. */
 export { runSessionIsolated } from './session/isolated.js';
 export {
@@ -242,7 +253,7 @@ export { initPhysics } from './physics/world.js';
 /** Per-subsystem seeded random streams. */
 export { RandomStreams, type RandomStream } from './random.js';
 /** Errors and exit codes. */
-export { XrsimInputError, StreamDamageError, ExitCode, describeThrown, THROWN_TEXT_LIMIT, type InputLocation } from './errors.js';
+export { XrsimInputError, StreamDamageError, QueueUnavailableError, ExitCode, describeThrown, THROWN_TEXT_LIMIT, type InputLocation } from './errors.js';
 /** Versions that decide whether two runs are comparable bit for bit. */
 export { KERNEL_VERSION, STREAM_FORMAT_VERSION } from './version.js';
 /** Where the shipped data lives. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Job, Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTask } from '../src/index.js';
-import { sessionJob } from '../src/queue/payload.js';
+import { jobIdOf, sessionJob } from '../src/queue/payload.js';
 import { contentHash } from '../src/model/canonical.js';
 import { expandMatrix, type SweepEntry } from '../src/sweep/matrix.js';
 import { ROOT, tempDir, xrsim } from './helpers/cli.js';
@@ -130,20 +130,21 @@ describe.skipIf(SKIP_SYSTEM)('jobs outside the task roots', () => {
       inside: entry({ task: join(root, 'mine.json'), seed: 1, scene: 'office', dominantHand: 'right' }),
     };
     const queue = new Queue('roots', { connection: { host: '127.0.0.1', port: redis.port } });
-    for (const e of Object.values(jobs)) await queue.add('session', sessionJob(e, 60), { jobId: e.key });
-    const output = { jobId: 'record', ...sessionJob(expandMatrix({ tasks: ['physics/stack-settle'], seeds: [9], hands: ['right'], scenes: ['office'] })[0], 60) };
+    for (const e of Object.values(jobs)) await queue.add('session', sessionJob(e, 60), { jobId: jobIdOf(e.key) });
+    const output = sessionJob(expandMatrix({ tasks: ['physics/stack-settle'], seeds: [9], hands: ['right'], scenes: ['office'] })[0], 60);
     const recordSpec = { ...output.spec, record: { path: join(outside, 'out.xrs') } };
-    await queue.add('session', { ...output, spec: recordSpec, key: contentHash(recordSpec).slice(0, 16) }, { jobId: contentHash(recordSpec).slice(0, 16) });
+    const recordKey = contentHash(recordSpec).slice(0, 16);
+    await queue.add('session', { ...output, spec: recordSpec, key: recordKey }, { jobId: jobIdOf(recordKey) });
     const worker = track(startWorker(redis.url, ['--queue-name', 'roots', '--task-root', root, '--idle-exit', '2', '--json']));
     expect(await worker.exited, worker.stderr()).toBe(0);
-    const returned = async (key: string) => (await Job.fromId(queue, key))!.returnvalue;
+    const returned = async (key: string) => (await Job.fromId(queue, jobIdOf(key)))!.returnvalue;
     for (const name of ['taskFile', 'appModule', 'inlineActors', 'scene', 'handModel']) {
       const line = await returned(jobs[name].key);
       expect(line, name).toMatchObject({ status: 'errored', error: { kind: 'bad-input' } });
       expect(line.error.message, name).toMatch(/the worker refuses this job: its (task file|app module|actor script|scene file|hand-model file) .* is outside the worker's task roots/);
       expect(JSON.stringify(line)).not.toContain('TOPSECRET');
     }
-    expect((await returned(contentHash(recordSpec).slice(0, 16))).error.message).toMatch(/names an output path \(record\)/);
+    expect((await returned(recordKey)).error.message).toMatch(/names an output path \(record\)/);
     expect(await returned(jobs.inside.key)).toMatchObject({ status: 'passed', task: 'mine/stack' });
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(outside, 'out.xrs'))).toBe(false);

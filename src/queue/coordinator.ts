@@ -3,7 +3,7 @@
  * as a BullMQ job and resolves with the result line a worker returns. The sweep's matrix expansion,
  * `results.jsonl`, resume, progress and summaries are the local sweep's own; only the runner differs.
  *
- * - The job id is the session's key, so a session is in the queue once, whoever adds it: a second add of a
+ * - The job id is the session's key (behind `s-`), so a session is in the queue once, whoever adds it: a second add of a
  *   job still waiting, running or finished is a no-op (BullMQ's `duplicated` event), and its result is
  *   collected from Redis.
  * - At most `window` jobs of this coordinator are in Redis at once (`runSweep` pulls the matrix lazily).
@@ -20,7 +20,7 @@ import type { SweepEntry } from '../sweep/matrix.js';
 import type { SweepResultLine } from '../sweep/results.js';
 import type { EntryRunner } from '../sweep/run.js';
 import { checkReconnectSeconds, probeRedis, redisOptions, scrub } from './connection.js';
-import { checkReturnedLine, DEFAULT_QUEUE_NAME, erroredLine, SESSION_JOB_NAME, sessionJob, type SessionJob } from './payload.js';
+import { checkReturnedLine, DEFAULT_QUEUE_NAME, erroredLine, jobIdOf, keyOfJobId, SESSION_JOB_NAME, sessionJob, type SessionJob } from './payload.js';
 import { parseQueueUrl, type QueueTarget } from './url.js';
 
 /** Options of a queue sweep (`runSweep({ queue })`, `xrsim sweep --queue`). */
@@ -136,6 +136,7 @@ interface RunnerParts {
 /** The runner: one waiter per job in flight, settled by queue events or by the periodic check. */
 class QueueRunner implements EntryRunner {
   readonly capacity: number;
+  /** Sessions in flight, by job id. */
   private readonly waiting = new Map<string, Waiter>();
   private readonly timer: NodeJS.Timeout;
   private lastFinish = Date.now();
@@ -150,7 +151,7 @@ class QueueRunner implements EntryRunner {
     events.on('failed', ({ jobId, failedReason }: { jobId: string; failedReason: string }) => void this.failed(jobId, failedReason));
     events.on('duplicated', ({ jobId }: { jobId: string }) => void this.check(jobId));
     events.on('stalled', ({ jobId }: { jobId: string }) => {
-      if (this.waiting.has(jobId)) parts.onNotice?.(`session ${jobId}: its worker stopped while running it (killed, or cut off from Redis); BullMQ's stalled-job check put it back in the queue for another worker`);
+      if (this.waiting.has(jobId)) parts.onNotice?.(`session ${keyOfJobId(jobId)}: its worker stopped while running it (killed, or cut off from Redis); BullMQ's stalled-job check put it back in the queue for another worker`);
     });
     this.timer = setInterval(() => void this.reconcile(), RECONCILE_EVERY_MS);
     this.timer.unref();
@@ -159,14 +160,14 @@ class QueueRunner implements EntryRunner {
   run(entry: SweepEntry): Promise<SweepResultLine> {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
-      this.waiting.set(entry.key, { entry, resolve, reject, checkedAt: Date.now() });
+      this.waiting.set(jobIdOf(entry.key), { entry, resolve, reject, checkedAt: Date.now() });
       this.add(entry);
     });
   }
 
   written(line: SweepResultLine): void {
     // The line is safe in results.jsonl: the job can go. A failed removal leaves it to BullMQ's age limit.
-    if (!this.failure) this.parts.queue.remove(line.key).catch(() => {});
+    if (!this.failure) this.parts.queue.remove(jobIdOf(line.key)).catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -191,8 +192,8 @@ class QueueRunner implements EntryRunner {
     const data: SessionJob = sessionJob(entry, this.parts.timeLimitSeconds);
     const age = { age: UNCOLLECTED_JOB_AGE_S };
     this.parts.queue
-      .add(SESSION_JOB_NAME, data, { jobId: entry.key, attempts: this.parts.attempts, backoff: { type: 'exponential', delay: this.parts.backoffMs }, removeOnComplete: age, removeOnFail: age })
-      .catch((err: unknown) => this.failAll(this.unavailable(err)));
+      .add(SESSION_JOB_NAME, data, { jobId: jobIdOf(entry.key), attempts: this.parts.attempts, backoff: { type: 'exponential', delay: this.parts.backoffMs }, removeOnComplete: age, removeOnFail: age })
+      .catch((err: unknown) => this.failAll(this.unavailable(err, `could not enqueue session ${entry.key}`)));
   }
 
   private settle(jobId: string, line: SweepResultLine): void {
@@ -206,9 +207,10 @@ class QueueRunner implements EntryRunner {
   private completed(jobId: string, returnvalue: unknown): void {
     const waiter = this.waiting.get(jobId);
     if (!waiter) return;
-    const line = checkReturnedLine(returnvalue, jobId)
+    const key = waiter.entry.key;
+    const line = checkReturnedLine(returnvalue, key)
       ? returnvalue
-      : erroredLine(jobId, waiter.entry.spec, 'the worker returned something that is not a result line (is another program using this queue?)', 'crash');
+      : erroredLine(key, waiter.entry.spec, 'the worker returned something that is not a result line (is another program using this queue?)', 'crash');
     this.settle(jobId, line);
   }
 
@@ -227,7 +229,7 @@ class QueueRunner implements EntryRunner {
     const lines = reasons.map((reason, i) => `attempt ${i + 1}: ${reason}`);
     if (stalled) lines.push('then its worker process stopped while running it (killed, out of memory, or cut off from Redis) more often than the workers allow');
     const message = `the session failed on the queue's workers after ${lines.length || 1} attempt${lines.length === 1 ? '' : 's'}: ${lines.join('; ') || failedReason || 'no reason recorded'}`;
-    this.settle(jobId, erroredLine(jobId, waiter.entry.spec, scrub(message, this.parts.target), 'crash'));
+    this.settle(jobId, erroredLine(waiter.entry.key, waiter.entry.spec, scrub(message, this.parts.target), 'crash'));
   }
 
   /** Looks a job up in Redis: collects it when finished, adds it again when it vanished. */
@@ -253,18 +255,17 @@ class QueueRunner implements EntryRunner {
   private async reconcile(): Promise<void> {
     const now = Date.now();
     const due: string[] = [];
-    for (const [key, waiter] of this.waiting) {
+    for (const [jobId, waiter] of this.waiting) {
       if (due.length >= RECONCILE_BATCH) break;
-      if (now - waiter.checkedAt >= RECONCILE_AFTER_MS) due.push(key);
+      if (now - waiter.checkedAt >= RECONCILE_AFTER_MS) due.push(jobId);
     }
-    for (const key of due) {
+    for (const jobId of due) {
       // Checked jobs go to the back of the line (Map order), so the next round starts with the others.
-      const waiter = this.waiting.get(key);
-      if (!waiter) continue;
-      this.waiting.delete(key);
-      this.waiting.set(key, waiter);
+      const waiter = this.waiting.get(jobId)!;
+      this.waiting.delete(jobId);
+      this.waiting.set(jobId, waiter);
     }
-    await Promise.all(due.map((key) => this.check(key)));
+    await Promise.all(due.map((jobId) => this.check(jobId)));
     if (this.waiting.size > 0 && now - this.lastFinish > QUIET_NOTICE_MS && now - this.lastQuietNotice > QUIET_NOTICE_MS) {
       this.lastQuietNotice = now;
       const counts = await this.parts.queue.getJobCounts('waiting', 'active', 'delayed').catch(() => null);
@@ -273,8 +274,8 @@ class QueueRunner implements EntryRunner {
     }
   }
 
-  private unavailable(err: unknown): Error {
+  private unavailable(err: unknown, what: string): Error {
     if (err instanceof QueueUnavailableError) return err;
-    return new QueueUnavailableError(scrub(`Redis at ${this.parts.target.display} failed a command: ${(err as Error)?.message ?? String(err)}`, this.parts.target));
+    return new QueueUnavailableError(scrub(`${what} on the queue at ${this.parts.target.display}: ${(err as Error)?.message ?? String(err)}`, this.parts.target));
   }
 }

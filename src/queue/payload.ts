@@ -19,7 +19,20 @@ export const DEFAULT_QUEUE_NAME = 'xrsim';
 /** BullMQ's job name for a session. */
 export const SESSION_JOB_NAME = 'session';
 
-/** One session to run: a job's data. The job's id is `key`. */
+/**
+ * A session's job id: its key behind `s-`. The key alone would do but for BullMQ, which refuses ids that
+ * read as integers, as one key in about 2,000 (16 decimal digits) would.
+ */
+export function jobIdOf(key: string): string {
+  return `s-${key}`;
+}
+
+/** The key of a job id made by {@link jobIdOf} (or the id itself, for a job some other program added). */
+export function keyOfJobId(jobId: string): string {
+  return jobId.startsWith('s-') ? jobId.slice(2) : jobId;
+}
+
+/** One session to run: a job's data. The job's id is {@link jobIdOf}(`key`). */
 export interface SessionJob {
   format: 'xrsim-session-job';
   version: 1;
@@ -53,7 +66,7 @@ export function readSessionJob(data: unknown, jobId: string | undefined): ReadJo
   if (job.kernel !== KERNEL_VERSION) {
     return refuse(`the sweep was started by xrsim with kernel version ${JSON.stringify(job.kernel)} and this worker runs kernel version ${KERNEL_VERSION}: run the same xrsim release on the coordinator and every worker`);
   }
-  if (typeof job.key !== 'string' || !/^[0-9a-f]{16}$/.test(job.key) || job.key !== jobId) return refuse('the job\'s key is not 16 hex digits equal to its job id');
+  if (typeof job.key !== 'string' || !/^[0-9a-f]{16}$/.test(job.key) || jobIdOf(job.key) !== jobId) return refuse('the job\'s key is not 16 hex digits matching its job id');
   if (typeof job.spec === 'object' && job.spec !== null && 'record' in job.spec) {
     return refuse('the job names an output path (record): a worker writes streams only to its own --streams-dir');
   }

@@ -18,9 +18,10 @@ export const workerCommand: Command = {
              [--idle-exit S] [--queue-reconnect S] [--json]
 
 Takes session jobs from the queue and runs them on a warm pool of session worker processes, as many
-at once as the pool has workers. Start any number, on any machines that reach the Redis server.
+at once as the pool has workers (it holds one job more, ready to start). Start any number, on any
+machines that reach the Redis server.
 ${QUEUE_HELP}
-  --workers N         session worker processes, and so jobs at once (default: one per core)
+  --workers N         session worker processes, and so sessions at once (default: one per core)
   --task-root DIR     a folder whose task files, apps, actor scripts, scenes and hand models jobs may
                       name (repeatable). The package's own tasks/, scenes/ and hand-models/ are always
                       roots; nothing else is, not even the working directory. A job naming a file
@@ -34,8 +35,8 @@ ${QUEUE_HELP}
                       a Kubernetes Job; default: run until stopped)
   --json              print what the worker did as one JSON object on the last line
 
-SIGTERM or Ctrl-C: take no new jobs, finish the running ones, exit 0. A second signal stops at once
-(the running jobs go back to the queue when their lock runs out).
+SIGTERM or Ctrl-C: take no new jobs, finish the ones it holds, exit 0. A second signal stops at once
+(the jobs it holds go back to the queue when their lock runs out).
 Exit codes: 0 stopped, 2 bad input or the queue's Redis cannot be used (unreachable at start,
 refused credentials, or lost for longer than --queue-reconnect).`,
   options: {
