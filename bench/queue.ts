@@ -23,9 +23,9 @@ import { median, round } from './stats.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SUITE = { tasks: ['physics/*', 'xr/{poke-button,palm-menu,pinch-spawn-ball}'], scenes: ['office'], hands: ['right' as const] };
-const SUITE_SEEDS = 5;
+const SUITE_SEEDS = 10;
 const TINY_SESSIONS = 600;
-const TRIALS = 3;
+const TRIALS = 5;
 
 /** A small user task, five ticks long (as the scale benchmark's). */
 function tinyTask(dir: string): string {

@@ -12,7 +12,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { programPaths } from '../app/programs.js';
+import { programPaths, type ProgramPaths } from '../app/programs.js';
 import { XrsimInputError } from '../errors.js';
 import { HAND_MODELS_DIR, SCENES_DIR, TASKS_DIR } from '../paths.js';
 import { looksLikePath } from '../scene/load.js';
@@ -59,40 +59,73 @@ export class TaskRoots {
    */
   refusal(spec: SessionSpec): string | null {
     const outside = (what: string, ref: string) => `the worker refuses this job: its ${what} ${JSON.stringify(ref)} is outside the worker's task roots (${this.dirs.join(', ')}) or does not exist; add its folder with xrsim worker --task-root DIR`;
-    let task: LoadedTask | null = null;
+    let task: TaskFacts | null = null;
     if (typeof spec.task === 'string') {
       if (looksLikePath(spec.task)) {
         const file = existsSync(spec.task) && statSync(spec.task).isDirectory() ? join(spec.task, 'task.json') : spec.task;
         if (!this.contains(file)) return outside('task file', spec.task);
+        task = this.facts.get(spec.task, resolve(file), spec.app);
+      } else {
+        task = this.facts.get(spec.task, join(TASKS_DIR, ...spec.task.split('/'), 'task.json'), spec.app);
       }
-      task = tryLoad(spec.task);
     } else if (typeof spec.task === 'object' && spec.task !== null) {
-      task = tryLoad(spec.task);
+      task = factsOf(spec.task, spec.app);
     }
     if (task) {
-      let programs;
-      try {
-        programs = programPaths(task.spec, task.file, spec.app);
-      } catch {
-        programs = {}; // an unknown app name: the session reports it
-      }
-      if (programs.actors && !this.contains(programs.actors.path)) return outside('actor script', programs.actors.path);
-      if (programs.app && !this.contains(programs.app.path)) return outside('app module', programs.app.path);
+      if (task.actors && !this.contains(task.actors)) return outside('actor script', task.actors);
+      if (task.app && !this.contains(task.app)) return outside('app module', task.app);
     } else if (spec.app !== undefined && /\.(mjs|js)$/.test(spec.app) && !this.contains(spec.app)) {
       return outside('app module', spec.app);
     }
-    const scene = spec.scene ?? task?.spec.scene;
+    const scene = spec.scene ?? task?.scene;
     if (typeof scene === 'string' && looksLikePath(scene) && !this.contains(scene)) return outside('scene file', scene);
     if (typeof spec.handModel === 'string' && looksLikePath(spec.handModel) && !this.contains(spec.handModel)) return outside('hand-model file', spec.handModel);
     return null;
   }
+
+  /** What task files name, cached (reading and validating a task costs about a millisecond, a job's worth of overhead). */
+  private readonly facts = new TaskFactsCache();
 }
 
-/** The task, or null when it cannot be loaded (the session then reports why, as bad input). */
-function tryLoad(ref: string | TaskSpec): LoadedTask | null {
+/** What a task names that a worker must check: its programs' paths (for one app) and its default scene. */
+interface TaskFacts {
+  actors?: string;
+  app?: string;
+  scene: string;
+}
+
+/** The facts of a task, or null when it cannot be loaded (the session then reports why, as bad input). */
+function factsOf(ref: string | TaskSpec, app: string | undefined): TaskFacts | null {
+  let task: LoadedTask;
   try {
-    return loadTask(ref);
+    task = loadTask(ref);
   } catch {
     return null;
+  }
+  let programs: ProgramPaths = {};
+  try {
+    programs = programPaths(task.spec, task.file, app);
+  } catch {
+    // an unknown app name: the session reports it
+  }
+  return { actors: programs.actors?.path, app: programs.app?.path, scene: task.spec.scene };
+}
+
+/** Task facts by task file and app, valid while the file's size, modification time and inode stay the same. */
+class TaskFactsCache {
+  private static readonly LIMIT = 1000;
+  private readonly entries = new Map<string, { stamp: string; facts: TaskFacts | null }>();
+
+  get(ref: string, file: string, app: string | undefined): TaskFacts | null {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat) return null;
+    const key = `${file}\0${app ?? ''}`;
+    const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    const cached = this.entries.get(key);
+    if (cached?.stamp === stamp) return cached.facts;
+    const facts = factsOf(ref, app);
+    if (this.entries.size >= TaskFactsCache.LIMIT) this.entries.clear();
+    this.entries.set(key, { stamp, facts });
+    return facts;
   }
 }
