@@ -18,7 +18,7 @@ import type { Job, Queue, QueueEvents } from 'bullmq';
 import { QueueUnavailableError, XrsimInputError } from '../errors.js';
 import type { SweepEntry } from '../sweep/matrix.js';
 import type { SweepResultLine } from '../sweep/results.js';
-import type { EntryRunner } from '../sweep/run.js';
+import type { EntryRunner } from '../sweep/entry-runner.js';
 import { checkReconnectSeconds, probeRedis, redisOptions, scrub } from './connection.js';
 import { checkReturnedLine, DEFAULT_QUEUE_NAME, erroredLine, jobIdOf, keyOfJobId, SESSION_JOB_NAME, sessionJob, type SessionJob } from './payload.js';
 import { parseQueueUrl, type QueueTarget } from './url.js';

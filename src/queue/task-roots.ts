@@ -12,7 +12,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { programPaths, type ProgramPaths } from '../app/programs.js';
+import { programPaths, type ProgramPaths } from '../task/programs.js';
 import { XrsimInputError } from '../errors.js';
 import { HAND_MODELS_DIR, SCENES_DIR, TASKS_DIR } from '../paths.js';
 import { looksLikePath } from '../scene/load.js';

@@ -15,6 +15,7 @@ import { runKeepingStreams, type KeepStreams } from './record-kept.js';
 import type { SweepResultLine } from './results.js';
 import { SweepTally, type SweepSummary } from './summary.js';
 import type { QueueSweepOptions } from '../queue/coordinator.js';
+import type { EntryRunner } from './entry-runner.js';
 
 /** Options of {@link runSweep}. */
 export interface RunSweepOptions extends SweepOptions {
@@ -61,16 +62,7 @@ export interface SweepProgress {
 }
 
 export type { SweepSummary, TaskSummary, MilestoneSummary } from './summary.js';
-
-/** What runs a sweep's entries to result lines: the local pool (or a given executor), or a queue. */
-export interface EntryRunner {
-  /** Entries in flight at most. */
-  readonly capacity: number;
-  run(entry: SweepEntry): Promise<SweepResultLine>;
-  /** Called once the entry's line is in `results.jsonl` (a queue then forgets the job). */
-  written?(line: SweepResultLine): void;
-  close(): Promise<void>;
-}
+export type { EntryRunner } from './entry-runner.js';
 
 /**
  * Runs every session of the matrix not already in `out`, yielding results as they finish (in completion
