@@ -137,7 +137,8 @@ export type { AppModule, AppContext, AppBody, AppBodyOptions, HitTestSource, XrF
 /** Vector helpers for app authors. */
 export * as xr from './app/xr-math.js';
 /** The in-process app host and semantic tags. */
-export { AppHost, sanitizeStack, type AppErrorSummary } from './app/host.js';
+export { AppHost, type AppErrorSummary } from './app/host.js';
+export { sanitizeStack } from './app/stack.js';
 export { TagRegistry, MAX_TAGS, MAX_TAG_NAME_CHARS } from './app/tags.js';
 /** Resolving and loading a task's actor script and apps. */
 export { resolvePrograms, DEFAULT_APP, type ProgramSources, type ModuleRef } from './task/programs.js';

@@ -4,7 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSession, decodeEvents, runSession, StreamReader, verifyStream, type SessionSpec } from '../src/index.js';
+import { pathToFileURL } from 'node:url';
+import { createSession, decodeEvents, runSession, sanitizeStack, StreamReader, verifyStream, type SessionSpec } from '../src/index.js';
 import { THROWN_TEXT_LIMIT } from '../src/errors.js';
 import { readJsonPayload } from '../src/frame/json-record.js';
 import { runSessionIsolated } from '../src/session/isolated.js';
@@ -75,6 +76,33 @@ describe('a rejected promise from an async setup or frame is recorded in its own
     expect(b.hash).toBe(a.hash);
     expect(worker.hash).toBe(a.hash);
     expect(worker.appErrors).toBe(4);
+  });
+
+  it("keeps the app's frames and none of xrsim's or its caller's (they change with every edit of xrsim)", async () => {
+    const path = join(tempDir(), 'throws.xrs');
+    await runSession({ task: 'physics/cube-move', app: fixture('passes-but-throws.mjs'), seed: 1, duration: 0.05, record: { path } });
+    const reader = StreamReader.open(path);
+    const first = reader.frameAt(0);
+    reader.close();
+    const record = decodeEvents(first.events, first.eventWords).find((e) => e.name === 'app-error')!;
+    const lines = readJsonPayload<AppErrorRecord>(record.payload, 0).stack.split('\n');
+    expect(lines[0]).toMatch(/^Error: frame 0 done, then/);
+    // Below the app's frame: nothing (the host, the session and this test file are cut off).
+    expect(lines.slice(1)).toHaveLength(1);
+    expect(lines[1]).toMatch(/^at (Module\.)?frame \(passes-but-throws\.mjs:8:9\)$/);
+  });
+
+  it('leaves out xrsim frames above the app (a refused argument) and stops at the host below it', () => {
+    const lib = (file: string) => pathToFileURL(join(ROOT, 'src', file)).href;
+    const stack = [
+      'TypeError: bad tag',
+      `    at TagRegistry.tag (${lib('app/tags.ts')}:40:11)`,
+      '    at frame (file:///home/someone/app.mjs:3:7)',
+      '    at helper (/home/someone/util.mjs:9:2)',
+      `    at AppHost.frame (${lib('app/host.ts')}:100:3)`,
+      `    at Session.step (${join(ROOT, 'src/session/session.ts')}:5:5)`,
+    ].join('\n');
+    expect(sanitizeStack(stack)).toBe('TypeError: bad tag\nat frame (app.mjs:3:7)\nat helper (util.mjs:9:2)');
   });
 
   it('a session stepped by hand records a rejection in the first tick after it settles', async () => {

@@ -18,12 +18,8 @@ import { TagRegistry } from './tags.js';
 import type { HitTestResult } from '../sensing/hit-test.js';
 import type { AppBody, AppBodyOptions, AppContext, AppModule, HitTestSource } from './types.js';
 import { targetRayDirection, XrFrameBuilder } from './xr-frame.js';
+import { sanitizeStack } from './stack.js';
 
-/** The suffix a fresh module instance's file name carries (`app/fresh-modules.ts`): not part of a stack's meaning. */
-const FRESH_INSTANCE = /\?xrsim-instance=\d+/g;
-
-/** Stack lines kept in an AppError record. */
-const STACK_LINES = 4;
 
 /** Where and what an app error was (the first one goes in a session's result). */
 export interface AppErrorSummary {
@@ -236,18 +232,4 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   } catch {
     return false; // a getter on `then` that throws: not a promise the app meant
   }
-}
-
-/**
- * The first stack lines, with file paths cut to their base names (streams must not depend on where a
- * checkout lives). Node's own frames (`node:internal/...`) are dropped: below an async app's code they
- * show how the host happened to drain the microtask queue, which differs between a worker and a test runner.
- */
-export function sanitizeStack(stack: string): string {
-  return stack
-    .split('\n')
-    .filter((line) => !/\(node:|^\s*at node:/.test(line))
-    .slice(0, STACK_LINES)
-    .map((line) => line.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[\\/][^\s():]*[\\/]([^\s\\/():]+)/g, '$1').replace(FRESH_INSTANCE, '').trim())
-    .join('\n');
 }

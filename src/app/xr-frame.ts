@@ -4,7 +4,7 @@
  * camera and the anchors. Input sources keep their identity while they persist, as in WebXR, and
  * select/squeeze events come from pinches and controller buttons with the hysteresis real runtimes use.
  */
-import { EventType } from '../frame/events.js';
+import { EventType, INPUT_EVENT_KINDS } from '../frame/events.js';
 import { quatAxis, quatFromAxes } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { Frame } from '../frame/frame.js';
@@ -23,7 +23,6 @@ import type { XrFrameLike, XrInputEvent, XrInputSource, XrTransform } from './ty
 const BUTTON_PRESS = 0.5;
 const BUTTON_RELEASE = 0.3;
 /** Codes of InputEvent records. */
-const INPUT_CODES = { selectstart: 0, selectend: 1, squeezestart: 2, squeezeend: 3 } as const;
 /** Where the trigger (select) and squeeze buttons' values are in a controller channel. */
 const TRIGGER = CONTROLLER.buttons + XR_STANDARD_BUTTONS.indexOf('trigger');
 const SQUEEZE = CONTROLLER.buttons + XR_STANDARD_BUTTONS.indexOf('squeeze');
@@ -76,9 +75,10 @@ export class XrFrameBuilder {
     const inputSources: XrInputSource[] = [];
     const emit = (type: XrInputEvent['type'], state: SourceState, side: number) => {
       events.push({ type, inputSource: state.source });
-      if (type in INPUT_CODES) {
+      const code = (INPUT_EVENT_KINDS as readonly string[]).indexOf(type);
+      if (code >= 0) {
         frame.beginRecord(EventType.InputEvent);
-        frame.word(INPUT_CODES[type as keyof typeof INPUT_CODES]);
+        frame.word(code);
         frame.word(side);
         frame.endRecord();
       }

@@ -3,7 +3,7 @@
  * and `mcap` exports write and what the viewer's timeline shows. Collider indices are named after the
  * object that owns them (`scene:table`, `task:ball`, `hand:right`).
  */
-import { EventType, type DecodedEvent } from '../frame/events.js';
+import { EventType, INPUT_EVENT_KINDS, INPUT_EVENT_PAYLOAD as IE, POSE_WORDS, TAG_POSE_RECORD as TR, TAG_POSES_PAYLOAD, UNREACHABLE_PARTS, UNREACHABLE_PAYLOAD as UR, type DecodedEvent } from '../frame/events.js';
 import { readJsonPayload } from '../frame/json-record.js';
 import type { SimModel } from '../model/types.js';
 import { decodeSensingEvent } from '../sensing/events.js';
@@ -17,8 +17,6 @@ const asFloat = (word: number) => {
   u32[0] = word;
   return f32[0];
 };
-const PARTS = ['left hand', 'right hand', 'left controller', 'right controller'];
-const INPUT_KINDS = ['selectstart', 'selectend', 'squeezestart', 'squeezeend'];
 const side = (hand: number) => (hand === 0 ? 'left' : 'right');
 
 /** Names of a model's colliders, by index: the owning object's qualified id. */
@@ -52,7 +50,7 @@ export function eventJson(event: DecodedEvent, colliders: readonly string[]): Ev
     case EventType.TrackingRegained:
       return { name, hand: side(p[0]) };
     case EventType.TargetUnreachable:
-      return { name, part: PARTS[p[0]] ?? String(p[0]), distance: asFloat(p[1]), reach: asFloat(p[2]) };
+      return { name, part: UNREACHABLE_PARTS[p[UR.part]] ?? String(p[UR.part]), distance: asFloat(p[UR.distance]), reach: asFloat(p[UR.reach]) };
     case EventType.AppError:
     case EventType.ActorFailure:
       return { name, ...readJsonPayload<Record<string, unknown>>(p, 0) };
@@ -64,13 +62,13 @@ export function eventJson(event: DecodedEvent, colliders: readonly string[]): Ev
       return { name, tag: p[0], ...readJsonPayload<{ role: string; id: string }>(p, 1) };
     case EventType.TagPoses: {
       const tags = [];
-      for (let k = 0, o = 1; k < p[0]; k++, o += 9) {
-        tags.push({ tag: p[o], present: p[o + 1] === 1, pose: p.slice(o + 2, o + 9).map(asFloat) });
+      for (let k = 0, o = TAG_POSES_PAYLOAD.records; k < p[TAG_POSES_PAYLOAD.count]; k++, o += TR.words) {
+        tags.push({ tag: p[o + TR.tag], present: p[o + TR.present] === 1, pose: p.slice(o + TR.pose, o + TR.pose + POSE_WORDS).map(asFloat) });
       }
       return { name, tags };
     }
     case EventType.InputEvent:
-      return { name, kind: INPUT_KINDS[p[0]] ?? String(p[0]), source: side(p[1]) };
+      return { name, kind: INPUT_EVENT_KINDS[p[IE.kind]] ?? String(p[IE.kind]), source: side(p[IE.source]) };
     default: {
       const sensing = decodeSensingEvent(event);
       if (sensing) {

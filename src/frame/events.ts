@@ -101,6 +101,36 @@ export const EVENT_NAMES: Record<number, string> = {
   [EventType.InputEvent]: 'input-event',
 };
 
+/**
+ * Word offsets inside payloads that have more than one or two fields, so that writers and readers agree by
+ * name (layouts as in {@link EventType}'s comments; poses are 7 float32 words: position, quaternion).
+ */
+export const POSE_WORDS = 7;
+/** PlaneAdded / PlaneUpdated: the fixed fields, then `pointCount` × 2 float32 `[x, z]` from `points`. */
+export const PLANE_PAYLOAD = { plane: 0, surface: 1, label: 2, orientation: 3, changedTick: 4, flags: 5, pose: 6, pointCount: 13, points: 14 } as const;
+/** The orientation word of a plane payload: 0 horizontal, 1 vertical, 2 none. */
+export const PLANE_ORIENTATIONS = ['horizontal', 'vertical', null] as const;
+/** TagPoses: the tag count, then from `records` one {@link TAG_POSE_RECORD} per tag. */
+export const TAG_POSES_PAYLOAD = { count: 0, records: 1 } as const;
+/** One tag in a TagPoses payload: its index, present (1 or 0), its world pose; `words` long. */
+export const TAG_POSE_RECORD = { tag: 0, present: 1, pose: 2, words: 2 + POSE_WORDS } as const;
+/** HitTestResults: the request id, the result count, then from `results` one {@link HIT_RESULT_RECORD} per result. */
+export const HIT_TEST_PAYLOAD = { request: 0, count: 1, results: 2 } as const;
+/** One hit-test result: plane id ({@link NO_PLANE} for depth), distance (f32), pose; `words` long. */
+export const HIT_RESULT_RECORD = { plane: 0, distance: 1, pose: 2, words: 2 + POSE_WORDS } as const;
+/** AnchorCreated: anchor id, plane id ({@link NO_PLANE}: fixed in the world), pose. */
+export const ANCHOR_CREATED_PAYLOAD = { anchor: 0, plane: 1, pose: 2 } as const;
+/** AnchorMoved and SurfaceMoved: an id, then a pose. */
+export const MOVED_PAYLOAD = { id: 0, pose: 1 } as const;
+/** TargetUnreachable: the part (0/1 left/right hand, 2/3 left/right controller), distance and reach as f32. */
+export const UNREACHABLE_PAYLOAD = { part: 0, distance: 1, reach: 2 } as const;
+/** InputEvent: the kind (index in {@link INPUT_EVENT_KINDS}) and the source (0 left, 1 right). */
+/** InputEvent kinds, by their code. */
+export const INPUT_EVENT_KINDS = ['selectstart', 'selectend', 'squeezestart', 'squeezeend'] as const;
+/** TargetUnreachable parts, by their code. */
+export const UNREACHABLE_PARTS = ['left hand', 'right hand', 'left controller', 'right controller'] as const;
+export const INPUT_EVENT_PAYLOAD = { kind: 0, source: 1 } as const;
+
 /** "No plane": the plane id of a depth hit, or of an anchor fixed in the world. */
 export const NO_PLANE = 0xffffffff;
 

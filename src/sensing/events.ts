@@ -2,7 +2,7 @@
  * Decoding the sensing event records (plane, surface, hit-test and anchor events; layouts in
  * `frame/events.ts`) into plain objects, for tools, tests, replays and the browser shim.
  */
-import { EventType, NO_PLANE, type DecodedEvent } from '../frame/events.js';
+import { ANCHOR_CREATED_PAYLOAD as AC, EventType, HIT_RESULT_RECORD as HR, HIT_TEST_PAYLOAD as HT, MOVED_PAYLOAD as MV, NO_PLANE, PLANE_ORIENTATIONS, PLANE_PAYLOAD as PL, POSE_WORDS, type DecodedEvent } from '../frame/events.js';
 import { readJsonPayload } from '../frame/json-record.js';
 import { SEMANTIC_LABELS, type SemanticLabel } from '../geometry/types.js';
 import type { SurfaceSpec } from '../scene/types.js';
@@ -39,7 +39,6 @@ const asFloat = (word: number) => {
   u32[0] = word;
   return f32[0];
 };
-const ORIENTATIONS = ['horizontal', 'vertical', null] as const;
 
 /** Decodes a sensing event, or returns null for other kinds of event. */
 export function decodeSensingEvent(event: DecodedEvent): SensingEvent | null {
@@ -48,18 +47,18 @@ export function decodeSensingEvent(event: DecodedEvent): SensingEvent | null {
   switch (event.type) {
     case EventType.PlaneAdded:
     case EventType.PlaneUpdated: {
-      const n = p[13];
+      const n = p[PL.pointCount];
       const points: [number, number][] = [];
-      for (let i = 0; i < n; i++) points.push([asFloat(p[14 + i * 2]), asFloat(p[15 + i * 2])]);
+      for (let i = 0, o = PL.points; i < n; i++, o += 2) points.push([asFloat(p[o]), asFloat(p[o + 1])]);
       return {
         kind: event.type === EventType.PlaneAdded ? 'plane-added' : 'plane-updated',
-        plane: p[0],
-        surface: p[1],
-        label: SEMANTIC_LABELS[p[2]],
-        orientation: ORIENTATIONS[p[3]] ?? null,
-        lastChangedTick: p[4],
-        flags: p[5],
-        pose: floats(6, 7),
+        plane: p[PL.plane],
+        surface: p[PL.surface],
+        label: SEMANTIC_LABELS[p[PL.label]],
+        orientation: PLANE_ORIENTATIONS[p[PL.orientation]] ?? null,
+        lastChangedTick: p[PL.changedTick],
+        flags: p[PL.flags],
+        pose: floats(PL.pose, POSE_WORDS),
         polygon: points,
       };
     }
@@ -68,21 +67,21 @@ export function decodeSensingEvent(event: DecodedEvent): SensingEvent | null {
     case EventType.SurfaceAdded:
       return { kind: 'surface-added', surface: p[0], spec: readJsonPayload<SurfaceSpec>(p, 1) };
     case EventType.SurfaceMoved:
-      return { kind: 'surface-moved', surface: p[0], pose: floats(1, 7) };
+      return { kind: 'surface-moved', surface: p[MV.id], pose: floats(MV.pose, POSE_WORDS) };
     case EventType.SurfaceRemoved:
       return { kind: 'surface-removed', surface: p[0] };
     case EventType.HitTestResults: {
       const results = [];
-      for (let i = 0; i < p[1]; i++) {
-        const o = 2 + i * 9;
-        results.push({ plane: p[o] === NO_PLANE ? null : p[o], distance: asFloat(p[o + 1]), pose: floats(o + 2, 7) });
+      for (let i = 0, o = HT.results; i < p[HT.count]; i++, o += HR.words) {
+        const plane = p[o + HR.plane];
+        results.push({ plane: plane === NO_PLANE ? null : plane, distance: asFloat(p[o + HR.distance]), pose: floats(o + HR.pose, POSE_WORDS) });
       }
-      return { kind: 'hit-test-results', request: p[0], results };
+      return { kind: 'hit-test-results', request: p[HT.request], results };
     }
     case EventType.AnchorCreated:
-      return { kind: 'anchor-created', anchor: p[0], plane: p[1] === NO_PLANE ? null : p[1], pose: floats(2, 7) };
+      return { kind: 'anchor-created', anchor: p[AC.anchor], plane: p[AC.plane] === NO_PLANE ? null : p[AC.plane], pose: floats(AC.pose, POSE_WORDS) };
     case EventType.AnchorMoved:
-      return { kind: 'anchor-moved', anchor: p[0], pose: floats(1, 7) };
+      return { kind: 'anchor-moved', anchor: p[MV.id], pose: floats(MV.pose, POSE_WORDS) };
     case EventType.AnchorLost:
       return { kind: 'anchor-lost', anchor: p[0] };
     default:

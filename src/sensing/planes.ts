@@ -13,7 +13,7 @@
  */
 import { faceId, FACES_PER_PRIMITIVE, type RasterCamera } from '../../kernels/depth-raster.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
-import { EventType } from '../frame/events.js';
+import { EventType, PLANE_ORIENTATIONS, POSE_WORDS } from '../frame/events.js';
 import { quatAxes, quatFromAxes } from '../geometry/math.js';
 import type { Frame } from '../frame/frame.js';
 import { SEMANTIC_LABELS, type SemanticLabel, type Vec3 } from '../geometry/types.js';
@@ -342,19 +342,16 @@ export class PlaneDetector {
   }
 }
 
-/** Orientation codes in PlaneAdded / PlaneUpdated records. */
-const ORIENTATION_CODE = { horizontal: 0, vertical: 1 } as const;
-
-/** Writes a PlaneAdded or PlaneUpdated record. */
+/** Writes a PlaneAdded or PlaneUpdated record (fields in the order of `PLANE_PAYLOAD`). */
 function writePlaneRecord(frame: Frame, type: number, plane: DetectedPlane, flags: number): void {
   frame.beginRecord(type);
   frame.word(plane.id);
   frame.word(plane.surface);
   frame.word(SEMANTIC_LABELS.indexOf(plane.semanticLabel));
-  frame.word(plane.orientation === null ? 2 : ORIENTATION_CODE[plane.orientation]);
+  frame.word(PLANE_ORIENTATIONS.indexOf(plane.orientation));
   frame.word(plane.lastChangedTick);
   frame.word(flags);
-  for (let k = 0; k < 7; k++) frame.float(plane.pose[k]);
+  for (let k = 0; k < POSE_WORDS; k++) frame.float(plane.pose[k]);
   frame.word(plane.polygon.length);
   for (const point of plane.polygon) {
     frame.float(point.x);

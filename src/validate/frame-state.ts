@@ -3,7 +3,7 @@
  * records), its events (AppEvent, AppError), input events and actor failures, decoded once per frame for
  * all of a session's validators. Works the same live and on a replayed stream.
  */
-import { EventType } from '../frame/events.js';
+import { EventType, INPUT_EVENT_KINDS, INPUT_EVENT_PAYLOAD as IE, TAG_POSE_RECORD as TR, TAG_POSES_PAYLOAD } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import { readJsonPayload } from '../frame/json-record.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
@@ -24,7 +24,6 @@ export interface NamedEvent {
   data?: unknown;
 }
 
-const INPUT_KINDS = ['selectstart', 'selectend', 'squeezestart', 'squeezeend'];
 
 /** Decoded per-frame state shared by a session's validators. */
 export class FrameState {
@@ -67,7 +66,7 @@ export class FrameState {
           this.events.push({ name: 'actor-failure', data: readJsonPayload(payload, 0) });
           break;
         case EventType.InputEvent:
-          this.events.push({ name: `input:${INPUT_KINDS[payload[0]]}:${payload[1] === 0 ? 'left' : 'right'}` });
+          this.events.push({ name: `input:${INPUT_EVENT_KINDS[payload[IE.kind]]}:${payload[IE.source] === 0 ? 'left' : 'right'}` });
           break;
       }
     }
@@ -77,9 +76,9 @@ export class FrameState {
 
   /** Reads a TagPoses payload starting at word `o0` of the event words `w` (and their float view `f`). */
   private readPoses(w: Uint32Array, f: Float32Array, o0: number): void {
-    const count = w[o0];
-    for (let k = 0, o = o0 + 1; k < count; k++, o += 9) {
-      const declared = this.roles.get(w[o]);
+    const count = w[o0 + TAG_POSES_PAYLOAD.count];
+    for (let k = 0, o = o0 + TAG_POSES_PAYLOAD.records; k < count; k++, o += TR.words) {
+      const declared = this.roles.get(w[o + TR.tag]);
       if (!declared) continue;
       let tag = this.tags.get(declared.role);
       if (!tag) {
@@ -87,16 +86,17 @@ export class FrameState {
         this.tags.set(declared.role, tag);
       }
       tag.id = declared.id;
-      tag.present = w[o + 1] === 1;
+      tag.present = w[o + TR.present] === 1;
       const p = tag.position;
       const q = tag.rotation;
-      p[0] = f[o + 2];
-      p[1] = f[o + 3];
-      p[2] = f[o + 4];
-      q[0] = f[o + 5];
-      q[1] = f[o + 6];
-      q[2] = f[o + 7];
-      q[3] = f[o + 8];
+      const pose = o + TR.pose;
+      p[0] = f[pose];
+      p[1] = f[pose + 1];
+      p[2] = f[pose + 2];
+      q[0] = f[pose + 3];
+      q[1] = f[pose + 4];
+      q[2] = f[pose + 5];
+      q[3] = f[pose + 6];
     }
   }
 }

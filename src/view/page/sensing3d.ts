@@ -3,7 +3,7 @@
  * (from the depth camera's pose at the tick it was taken), and the app's tagged objects with their axes.
  */
 import * as THREE from 'three';
-import { EventType } from '../../frame/events.js';
+import { EventType, POSE_WORDS, TAG_POSE_RECORD as TR, TAG_POSES_PAYLOAD } from '../../frame/events.js';
 import type { DepthCameraDescriptor } from '../../frame/layout.js';
 
 /** Depth image pixels skipped between points (every pixel of a 160 × 120 image is 19 200 points). */
@@ -85,13 +85,14 @@ export class Tags3d {
     this.present.clear();
     for (let i = 0; i < events.length; i += 1 + (events[i] & 0xffff)) {
       if (events[i] >>> 16 !== EventType.TagPoses) continue;
-      const count = events[i + 1];
-      for (let k = 0, o = i + 2; k < count; k++, o += 9) {
-        if (events[o + 1] !== 1) continue;
-        const pose = Array.from({ length: 7 }, (_, j) => this.float(events[o + 2 + j]));
-        this.marker(events[o]).position.set(pose[0], pose[1], pose[2]);
-        this.marker(events[o]).quaternion.set(pose[3], pose[4], pose[5], pose[6]);
-        this.present.set(events[o], pose.slice(0, 3));
+      const count = events[i + 1 + TAG_POSES_PAYLOAD.count];
+      for (let k = 0, o = i + 1 + TAG_POSES_PAYLOAD.records; k < count; k++, o += TR.words) {
+        if (events[o + TR.present] !== 1) continue;
+        const pose = Array.from({ length: POSE_WORDS }, (_, j) => this.float(events[o + TR.pose + j]));
+        const tag = events[o + TR.tag];
+        this.marker(tag).position.set(pose[0], pose[1], pose[2]);
+        this.marker(tag).quaternion.set(pose[3], pose[4], pose[5], pose[6]);
+        this.present.set(tag, pose.slice(0, 3));
       }
     }
     for (const [index, marker] of this.markers) marker.visible = this.present.has(index);
