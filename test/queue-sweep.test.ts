@@ -60,7 +60,8 @@ describe.skipIf(SKIP_SYSTEM)('queue sweeps on a real Redis', () => {
   });
 
   it('a worker stopped with SIGTERM finishes the jobs it holds, takes no new one and exits 0', async () => {
-    const first = worker('drain', ['--json']);
+    // Long locks: this test is about draining, not stalls, and a loaded machine can starve a 2 s lock's renewal.
+    const first = worker('drain', ['--json', '--lock-seconds', '30']);
     const out = join(tempDir(), 'drain');
     const sweep = startXrsim(['sweep', 'physics/stack-settle', '--seeds', '1..6', '--hands', 'right', '--scenes', 'office', '--queue', redis.url, '--queue-name', 'drain', '--out', out]);
     running.push(sweep);
@@ -74,7 +75,7 @@ describe.skipIf(SKIP_SYSTEM)('queue sweeps on a real Redis', () => {
     expect(done).toMatchObject({ reason: 'closed', crashed: 0 });
     expect(done.completed).toBeLessThan(6);
     // Another worker finishes the rest; nothing ever stalled.
-    worker('drain', ['--idle-exit', '2']);
+    worker('drain', ['--idle-exit', '2', '--lock-seconds', '30']);
     expect(await sweep.exited).toBe(0);
     expect(resultLines(out)).toHaveLength(6);
     expect(sweep.stderr()).not.toMatch(/stalled/);
