@@ -7,7 +7,8 @@
  * - {@link createSession} gives a {@link Session} to step yourself, and throws on bad input;
  * - {@link buildModel} with {@link loadScene} and {@link loadTask} gives an immutable {@link SimModel}
  *   that many sessions can share through {@link Session.create};
- * - {@link StreamReader}, {@link inspectStream} and {@link verifyStream} read recorded `.xrs` streams.
+ * - {@link StreamReader}, {@link inspectStream} and {@link verifyStream} read recorded `.xrs` streams;
+ *   {@link replayStream} plays one into an app (in process or a browser page) and compares its state.
  *
  * @packageDocumentation
  */
@@ -161,6 +162,7 @@ export { modelFromHeader, replayModelFromHeader, buildStreamHeader } from './str
 export { inspectStream, type InspectReport } from './stream/inspect.js';
 /** Re-runs a stream's session and names the first divergent tick and channel. */
 export { verifyStream, type VerifyReport, type Divergence } from './stream/verify.js';
+export { replayStream, resolveReplayApp, type ReplayOptions, type ReplayReport, type ReplayDifference, type ReplayTarget, type AppHostKind } from './replay/replay.js';
 /** The container layout and its header. */
 export { DEFAULT_CHUNK_FRAMES, MIN_CHUNK_FRAMES, type StreamHeader, type StreamEncoding } from './stream/format.js';
 

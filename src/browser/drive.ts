@@ -4,7 +4,8 @@
  * next frame. With `batch` > 1, that many ticks travel per round trip (open loop within a batch).
  */
 import { fileURLToPath } from 'node:url';
-import { createSession, type Session } from '../session/session.js';
+import type { SimModel } from '../model/types.js';
+import { createSession, Session, type SessionOptions } from '../session/session.js';
 import type { SessionSpec } from '../session/spec.js';
 import type { BrowserApp } from './browser-app.js';
 import type { TickInput, TickOutput } from './protocol.js';
@@ -50,12 +51,19 @@ export async function driveBrowserApp(options: DriveOptions): Promise<DriveResul
   return { session, relay: r, inputs, outputs };
 }
 
-/** Starts a session of `spec` whose app is the relay `create` makes (given the session's tick length). */
-export async function createRelayedSession<R extends BrowserRelay>(spec: DriveOptions['spec'], create: (dt: number) => R): Promise<{ session: Session; relay: R }> {
+/**
+ * Where a relayed session comes from: a spec (its app becomes the relay app), or a model built with the
+ * relay app ({@link relayAppPath}) as its app, with the session's options (`xrsim replay` rebuilds one from
+ * a stream's header).
+ */
+export type RelayedSessionSource = Omit<SessionSpec, 'app'> | { model: SimModel; options: SessionOptions };
+
+/** Starts a session whose app is the relay `create` makes (given the session's tick length). */
+export async function createRelayedSession<R extends BrowserRelay>(source: RelayedSessionSource, create: (dt: number) => R): Promise<{ session: Session; relay: R }> {
   const made: { relay?: R } = {};
   const session = await withRelay(
     (dt) => (made.relay = create(dt)),
-    () => createSession({ ...spec, app: relayAppPath() }),
+    () => ('model' in source ? Session.create(source.model, source.options) : createSession({ ...source, app: relayAppPath() })),
   );
   if (!made.relay) throw new Error('the session did not start the relay app');
   return { session, relay: made.relay };

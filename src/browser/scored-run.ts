@@ -15,8 +15,9 @@
  * field: run such a page closed loop (`driveBrowserApp`, batch 1) or wait for phase 2.
  */
 import type { SessionResult } from '../session/result.js';
+import type { RunHooks } from '../session/session.js';
 import type { BrowserApp } from './browser-app.js';
-import { createRelayedSession, type DriveOptions } from './drive.js';
+import { createRelayedSession, type RelayedSessionSource } from './drive.js';
 import type { PageError, TickInput, TickOutput } from './protocol.js';
 import { BrowserRelay } from './relay.js';
 import { ReplayRelay, type ReplayDivergence } from './replay-relay.js';
@@ -25,12 +26,17 @@ import { ReplayRelay, type ReplayDivergence } from './replay-relay.js';
 export const DEFAULT_MAX_BATCH = 45;
 
 export interface BrowserRunOptions {
-  /** The session: task, scene, seed, hand, sensing... (`app` is the relay). */
-  spec: DriveOptions['spec'];
+  /**
+   * The session: task, scene, seed, hand, sensing... (`app` is the relay), or a model with the relay app
+   * and session options. Its `record` applies to the scoring session alone.
+   */
+  spec: RelayedSessionSource;
   /** The page, its XR session started (`waitForSession`). */
   app: BrowserApp;
   /** The most ticks per round trip (default {@link DEFAULT_MAX_BATCH}). */
   batch?: number;
+  /** Called with every frame of the scoring session (the page's state of tick N is in frame N). */
+  onFrame?: RunHooks['onFrame'];
 }
 
 export interface BrowserRun {
@@ -59,7 +65,7 @@ export class ReplayDivergedError extends Error {
 export async function runBrowserApp(options: BrowserRunOptions): Promise<BrowserRun> {
   const live = await runOpenLoop(options);
   const { session, relay } = await createRelayedSession(options.spec, (dt) => new ReplayRelay(dt, live));
-  const result = await session.run();
+  const result = await session.run({ onFrame: options.onFrame });
   if (relay.divergence) throw new ReplayDivergedError(relay.divergence);
   if (relay.matched !== live.inputs.length) throw new ReplayDivergedError({ tick: relay.matched, field: 'tick' });
   return { result, inputs: live.inputs, outputs: live.outputs, errors: live.errors, actorFailures: [...(session.actors?.failures ?? [])] };
@@ -67,7 +73,7 @@ export async function runBrowserApp(options: BrowserRunOptions): Promise<Browser
 
 /** Pass 1: steps the session and the page concurrently, in growing batches. */
 async function runOpenLoop(options: BrowserRunOptions) {
-  const { session, relay } = await createRelayedSession(options.spec, (dt) => new BrowserRelay(dt));
+  const { session, relay } = await createRelayedSession(withoutRecording(options.spec), (dt) => new BrowserRelay(dt));
   const maxBatch = Math.max(1, options.batch ?? DEFAULT_MAX_BATCH);
   const inputs: TickInput[] = [];
   const outputs: TickOutput[] = [];
@@ -99,4 +105,10 @@ async function runOpenLoop(options: BrowserRunOptions) {
     session.dispose();
   }
   return { inputs, outputs, appliedAt: relay.appliedAt, errors: relay.errors };
+}
+
+/** The open-loop pass is never recorded: only the scoring session stands for the page. */
+function withoutRecording(source: RelayedSessionSource): RelayedSessionSource {
+  if ('model' in source) return { model: source.model, options: { ...source.options, record: undefined } };
+  return { ...source, record: undefined };
 }

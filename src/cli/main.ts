@@ -13,13 +13,14 @@ import { listCommand } from './commands/list.js';
 import { poseCommand } from './commands/pose.js';
 import { rankCommand } from './commands/rank.js';
 import { renderCommand } from './commands/render.js';
+import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { sweepCommand } from './commands/sweep.js';
 import { verifyCommand } from './commands/verify.js';
 import { viewCommand } from './commands/view.js';
 import { workerCommand } from './commands/worker.js';
 
-const COMMANDS: Command[] = [sweepCommand, workerCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, renderCommand, viewCommand, exportCommand, listCommand, poseCommand];
+const COMMANDS: Command[] = [sweepCommand, workerCommand, runCommand, flakyCommand, compareCommand, rankCommand, inspectCommand, verifyCommand, replayCommand, renderCommand, viewCommand, exportCommand, listCommand, poseCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -81,7 +81,7 @@ export function checkPrograms(programs: ProgramSources): void {
  * A module and its content hash. The hash covers the module and every other .mjs/.js file in its folder
  * (the helpers it may import), so editing a shared helper changes the hash too.
  */
-function moduleRef(path: string, file: string, jsonPath: string): ModuleRef {
+export function moduleRef(path: string, file: string, jsonPath: string): ModuleRef {
   if (!existsSync(path)) throw new XrsimInputError(`module not found: ${path}`, { file, jsonPath, expected: 'a path to an ES module (.mjs), relative to the task file' });
   const hash = createHash('sha256').update(readFileSync(path));
   const folder = dirname(path);

@@ -1,0 +1,76 @@
+/**
+ * Which app `xrsim replay --app NAME|DIR|PATH` means. Kept in one function so that the switch of browser
+ * apps from `web/apps.json` manifests to task.json `apps` entries with `host: "browser"` (phase 2,
+ * docs/BROWSER.md) changes this file alone.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { XrsimInputError } from '../errors.js';
+import { TASKS_DIR } from '../paths.js';
+import { listTaskIds, loadTask } from '../task/load.js';
+
+/** Where an app runs: in this process (an app module) or in Chromium (a page). */
+export type AppHostKind = 'in-process' | 'browser';
+
+/** The app a stream is replayed into. */
+export type ReplayTarget =
+  | { host: 'in-process'; name: string; module: string }
+  | { host: 'browser'; name: string; dir: string; page: string };
+
+/** What the name is resolved against: the stream's task, and the host that recorded it (it wins a tie). */
+export interface ReplayTargetContext {
+  taskId: string;
+  recordedHost: AppHostKind;
+}
+
+/**
+ * Resolves `app`: an `.html` file or a directory (its `index.html`) is a browser app; a `.mjs`/`.js` file an
+ * in-process app module; anything else a name from the stream's task, its in-process `apps` or its browser
+ * manifest (`tasks/<task>/web/apps.json`). A name both lists hold (`reference`) means the recording host's.
+ */
+export function resolveReplayApp(app: string, context: ReplayTargetContext): ReplayTarget {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(app)) {
+    throw new XrsimInputError(`--app ${app}: replaying into a page at a URL is not supported yet`, { expected: 'an app name, a directory with index.html, an .html page or an app module (.mjs)' });
+  }
+  const path = resolve(app);
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    if (!existsSync(join(path, 'index.html'))) throw new XrsimInputError(`--app ${app}: the directory has no index.html`, { file: path, expected: 'a directory with an index.html page' });
+    return { host: 'browser', name: app, dir: path, page: 'index.html' };
+  }
+  if (/\.html?$/i.test(app)) {
+    if (!existsSync(path)) throw new XrsimInputError(`--app ${app}: page not found`, { file: path, expected: 'an existing .html page' });
+    return { host: 'browser', name: app, dir: dirname(path), page: basename(path) };
+  }
+  if (/\.(mjs|js)$/.test(app)) {
+    if (!existsSync(path)) throw new XrsimInputError(`--app ${app}: module not found`, { file: path, expected: 'an existing app module (.mjs)' });
+    return { host: 'in-process', name: app, module: path };
+  }
+  const inProcess = inProcessApps(context.taskId);
+  const browser = browserApps(context.taskId);
+  const fromInProcess = () => ({ host: 'in-process' as const, name: app, module: inProcess.get(app)! });
+  const fromBrowser = () => ({ host: 'browser' as const, name: app, ...browser.apps.get(app)!, dir: browser.dir });
+  if (inProcess.has(app) && browser.apps.has(app)) return context.recordedHost === 'browser' ? fromBrowser() : fromInProcess();
+  if (inProcess.has(app)) return fromInProcess();
+  if (browser.apps.has(app)) return fromBrowser();
+  const names = [...[...inProcess.keys()].map((n) => `${n} (in-process)`), ...[...browser.apps.keys()].map((n) => `${n} (browser)`)];
+  throw new XrsimInputError(`task "${context.taskId}" has no app "${app}"`, {
+    file: '--app',
+    expected: names.length > 0 ? `one of: ${names.join(', ')}; or a directory, an .html page or an app module (.mjs)` : 'a directory, an .html page or an app module (.mjs): the task is not in the suite or lists no apps',
+  });
+}
+
+/** The in-process apps of a suite task, by name: their module paths. */
+function inProcessApps(taskId: string): Map<string, string> {
+  if (!listTaskIds().includes(taskId)) return new Map();
+  const task = loadTask(taskId);
+  return new Map(Object.entries(task.spec.apps ?? {}).map(([name, entry]) => [name, resolve(dirname(task.file), entry.module)]));
+}
+
+/** The browser apps of a suite task (its `web/apps.json`), by name: their pages. */
+function browserApps(taskId: string): { dir: string; apps: Map<string, { page: string }> } {
+  const dir = join(TASKS_DIR, ...taskId.split('/'), 'web');
+  const file = join(dir, 'apps.json');
+  if (!listTaskIds().includes(taskId) || !existsSync(file)) return { dir, apps: new Map() };
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { apps?: Record<string, { page: string }> };
+  return { dir, apps: new Map(Object.entries(manifest.apps ?? {}).map(([name, entry]) => [name, { page: entry.page }])) };
+}

@@ -1,0 +1,168 @@
+/**
+ * `replayStream`: plays a recorded session into an app, in process or in Chromium, and compares what the app
+ * publishes (tags, app events, app errors) with the recording, frame by frame.
+ *
+ * The session is rebuilt from the stream's header (embedded scene, task, user, sensing and hand model; the
+ * recorded actor script, checked unchanged) with the new app in place of the recorded one, and re-run at
+ * full speed with the recorded seed and hand. Every frame, before the app state is compared, the replayed
+ * frame's head, hands, controllers, depth image and plane events are checked against the recorded ones, so
+ * the app is given exactly the recorded inputs up to the first difference; where the world itself reacts
+ * to the app (an actor following a tag that now moves) the app state has already differed a tick earlier,
+ * and that is what the report names. Browser pages run open loop in batches (`runBrowserApp`).
+ */
+import { basename } from 'node:path';
+import { XrsimInputError } from '../errors.js';
+import type { FrameView } from '../frame/frame.js';
+import type { SimModel } from '../model/types.js';
+import { buildModel } from '../model/build.js';
+import { loadScene } from '../scene/load.js';
+import { Session, type SessionOptions } from '../session/session.js';
+import type { StreamHeader } from '../stream/format.js';
+import { StreamReader } from '../stream/reader.js';
+import { loadTask } from '../task/load.js';
+import { moduleRef } from '../task/programs.js';
+import type { WarmChromium } from '../browser/chromium.js';
+import { resolveReplayApp, type AppHostKind, type ReplayTarget } from './app-target.js';
+import { AppStateComparer, type ReplayDifference } from './compare.js';
+
+export type { ReplayDifference } from './compare.js';
+export { resolveReplayApp, type AppHostKind, type ReplayTarget } from './app-target.js';
+
+export interface ReplayOptions {
+  /** The app: a name from the stream's task (in-process `apps` or browser pages), a directory or `.html` page, or an app module (`.mjs`). */
+  app: string;
+  /** The warm Chromium for browser apps (default: one started and closed by this call). */
+  chromium?: WarmChromium;
+  /** The most ticks per round trip to a page (default 45). */
+  batch?: number;
+  /** How long a page may take to answer one round trip (default 30 s). */
+  tickTimeoutMs?: number;
+}
+
+/** The outcome of {@link replayStream}. */
+export interface ReplayReport {
+  file: string;
+  app: { name: string; host: AppHostKind };
+  /** The host of the recorded app (a recorded browser session ran the relay app). */
+  recordedHost: AppHostKind;
+  identical: boolean;
+  /** Frames in the stream. */
+  frames: number;
+  /** Frames compared (all of them when identical). */
+  compared: number;
+  firstDivergence: ReplayDifference | null;
+}
+
+class StopReplay extends Error {}
+
+/**
+ * Replays the stream at `path` into `options.app`. Throws `XrsimInputError` for a file that is not a
+ * stream, an unknown app, or an actor script changed since the recording; a divergence is a report, not
+ * an error.
+ */
+export async function replayStream(path: string, options: ReplayOptions): Promise<ReplayReport> {
+  const reader = StreamReader.open(path);
+  try {
+    const { header } = reader;
+    const recordedHost = recordedHostOf(header);
+    const target = resolveReplayApp(options.app, { taskId: String(header.spec.task ?? ''), recordedHost });
+    const report: ReplayReport = { file: path, app: { name: target.name, host: target.host }, recordedHost, identical: false, frames: reader.frames, compared: 0, firstDivergence: null };
+    const comparer = new AppStateComparer(header.encoding.mode === 'quantised');
+    const recordedFrames = reader.framesInOrder();
+    /** Compares one replayed frame; true once a difference is found. */
+    const onFrame = (frame: FrameView): boolean => {
+      if (report.firstDivergence) return true;
+      const next = recordedFrames.next();
+      if (next.done) {
+        report.firstDivergence = { tick: frame.tick, kind: 'input', name: 'time', recorded: null, replayed: `frame ${frame.tick}` };
+        return true;
+      }
+      report.compared++;
+      report.firstDivergence = comparer.compare(next.value, frame);
+      return report.firstDivergence !== null;
+    };
+    const sessionOptions: SessionOptions = { seed: header.seed, dominantHand: header.dominantHand, perturbationSeed: (header.spec as { perturbationSeed?: number }).perturbationSeed };
+    if (target.host === 'in-process') await replayInProcess(replayModel(header, target.name, target.module), sessionOptions, onFrame);
+    else await replayInBrowser(header, target, sessionOptions, options, onFrame, () => report.firstDivergence !== null);
+    if (!report.firstDivergence && report.compared < reader.frames) {
+      report.firstDivergence = { tick: report.compared, kind: 'input', name: 'time', recorded: `${reader.frames} frames`, replayed: `${report.compared} frames` };
+    }
+    report.identical = report.firstDivergence === null;
+    return report;
+  } finally {
+    reader.close();
+  }
+}
+
+/** A stream of a browser app recorded the relay app (`src/browser/relay-app.ts`) as its app. */
+function recordedHostOf(header: StreamHeader): AppHostKind {
+  const app = header.sources.programs?.app;
+  return app && /^relay-app\.(js|ts)$/.test(basename(app.path)) ? 'browser' : 'in-process';
+}
+
+/** The recorded session's model with `module` as its app (the recorded actor script must be unchanged). */
+function replayModel(header: StreamHeader, name: string, module: string): SimModel {
+  const spec = header.spec as { substeps?: number; duration?: number };
+  const actors = header.sources.programs?.actors;
+  return buildModel(loadScene(header.sources.scene), loadTask(header.sources.task), {
+    substeps: spec.substeps,
+    duration: spec.duration,
+    handModel: header.sources.handModel,
+    user: header.sources.user,
+    sensing: header.sources.sensing,
+    programs: { ...(actors ? { actors } : {}), app: { name, ...moduleRef(module, '--app', '$') } },
+  });
+}
+
+async function replayInProcess(model: SimModel, options: SessionOptions, onFrame: (frame: FrameView) => boolean): Promise<void> {
+  const session = await Session.create(model, options);
+  try {
+    await session.run({
+      onFrame: (frame) => {
+        if (onFrame(frame)) throw new StopReplay();
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof StopReplay)) throw err;
+  } finally {
+    session.dispose();
+  }
+}
+
+/** Runs the page open loop in batches; its scoring session's frames are compared as they come. */
+async function replayInBrowser(
+  header: StreamHeader,
+  target: Extract<ReplayTarget, { host: 'browser' }>,
+  sessionOptions: SessionOptions,
+  options: ReplayOptions,
+  onFrame: (frame: FrameView) => boolean,
+  diverged: () => boolean,
+): Promise<void> {
+  // Loaded here, so that `xrsim` loads playwright-core only to replay into a page.
+  const [{ WarmChromium }, { BrowserApp }, { runBrowserApp, ReplayDivergedError }, { relayAppPath }] = await Promise.all([
+    import('../browser/chromium.js'),
+    import('../browser/browser-app.js'),
+    import('../browser/scored-run.js'),
+    import('../browser/drive.js'),
+  ]);
+  const chromium = options.chromium ?? new WarmChromium();
+  try {
+    const app = await BrowserApp.open({ chromium, dir: target.dir, page: target.page, seed: header.seed, tickTimeoutMs: options.tickTimeoutMs ?? 30_000 });
+    try {
+      await app.waitForSession();
+      const model = replayModel(header, `browser:${target.name}`, relayAppPath());
+      await runBrowserApp({ spec: { model, options: sessionOptions }, app, batch: options.batch, onFrame: (frame) => void onFrame(frame) });
+    } catch (err) {
+      if (err instanceof ReplayDivergedError) {
+        // The page's state differed first, and the session then followed it: the difference is the answer.
+        if (diverged()) return;
+        throw new Error(`the page could not be replayed open loop: ${err.message}`);
+      }
+      throw err;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    if (!options.chromium) await chromium.close();
+  }
+}
