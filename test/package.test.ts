@@ -64,7 +64,14 @@ describe('the package', () => {
         "import { createSessionPool, runSweep, type SessionResult, type SweepSummary } from 'xrsim';",
         "import { installXrsimMatchers, xrTest } from 'xrsim/vitest';",
         "import { expect } from 'vitest';",
+        "import { test as base } from '@playwright/test';",
+        "import { XrPage, xrsimFixtures, xrsimLaunchOptions, type XrsimFixture } from 'xrsim/playwright';",
         'installXrsimMatchers();',
+        '// xrsim/playwright: the fixture fits Playwright Test\'s extend, the page handle is typed.',
+        'export const pwTest = base.extend<{ xr: XrsimFixture }>(xrsimFixtures);',
+        "pwTest('types', async ({ xr }) => { const page: XrPage = await xr.open({ dir: 'app', task: 'xr/poke-button' }); await page.step(2); const n: number = page.events('press').length; void n; });",
+        'export const launch = xrsimLaunchOptions().executablePath;',
+        "export const open: (o: { dir: string; task: string }) => Promise<XrPage> = (o) => XrPage.open(o);",
         "xrTest('types', async ({ xr }) => {",
         "  const result: SessionResult = await xr.run({ task: 'xr/palm-menu', seed: 1 });",
         "  expect(result).toPassMilestone('menu-on-palm');",
@@ -79,6 +86,7 @@ describe('the package', () => {
     );
     // vitest resolves from this package's own node_modules, as a user's project has its own.
     symlinkSync(join(ROOT, 'node_modules/vitest'), join(dir, 'node_modules/vitest'), 'dir');
+    symlinkSync(join(ROOT, 'node_modules/@playwright'), join(dir, 'node_modules/@playwright'), 'dir');
     const r = run(bin('tsc'), ['-p', 'tsconfig.json'], dir);
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });

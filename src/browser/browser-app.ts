@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { WarmChromium } from './chromium.js';
 import { DEFAULT_PACKAGES, PackageResolver } from './packages.js';
 import { PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
@@ -24,8 +24,11 @@ export class PageUnresponsiveError extends Error {
   }
 }
 
+/** Where a page's browser comes from: a `WarmChromium`, or any Playwright browser (`{ browser: async () => b }`). */
+export type BrowserSource = Pick<WarmChromium, 'browser'> | { browser(): Promise<Browser> };
+
 export interface BrowserAppOptions {
-  chromium: WarmChromium;
+  chromium: BrowserSource;
   /** The app directory (served at `/`, its `index.html` opened). */
   dir: string;
   /** The page to open, relative to the directory (default `index.html`). */

@@ -2,7 +2,7 @@
  * `xrsim/browser`: running WebXR pages against the simulator (docs/BROWSER.md). Separate from the main
  * entry so that `xrsim` does not load playwright-core.
  */
-export { BrowserApp, PageUnresponsiveError, PAGE_EPOCH_MS, injectImportMap, type BrowserAppOptions, type BridgeStats } from './browser-app.js';
+export { BrowserApp, PageUnresponsiveError, PAGE_EPOCH_MS, injectImportMap, type BrowserAppOptions, type BrowserSource, type BridgeStats } from './browser-app.js';
 export { WarmChromium, launchChromium, chromiumPath, CHROMIUM_FLAGS } from './chromium.js';
 export { driveBrowserApp, type DriveOptions, type DriveResult } from './drive.js';
 export { BrowserRelay } from './relay.js';
