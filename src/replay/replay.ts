@@ -14,12 +14,10 @@ import { basename } from 'node:path';
 import { XrsimInputError } from '../errors.js';
 import type { FrameView } from '../frame/frame.js';
 import type { SimModel } from '../model/types.js';
-import { buildModel } from '../model/build.js';
-import { loadScene } from '../scene/load.js';
 import { Session, type SessionOptions } from '../session/session.js';
 import type { StreamHeader } from '../stream/format.js';
+import { modelFromHeader } from '../stream/header.js';
 import { StreamReader } from '../stream/reader.js';
-import { loadTask } from '../task/load.js';
 import { moduleRef } from '../task/programs.js';
 import type { WarmChromium } from '../browser/chromium.js';
 import { resolveReplayApp, type AppHostKind, type ReplayTarget } from './app-target.js';
@@ -102,16 +100,8 @@ function recordedHostOf(header: StreamHeader): AppHostKind {
 
 /** The recorded session's model with `module` as its app (the recorded actor script must be unchanged). */
 function replayModel(header: StreamHeader, name: string, module: string): SimModel {
-  const spec = header.spec as { substeps?: number; duration?: number };
   const actors = header.sources.programs?.actors;
-  return buildModel(loadScene(header.sources.scene), loadTask(header.sources.task), {
-    substeps: spec.substeps,
-    duration: spec.duration,
-    handModel: header.sources.handModel,
-    user: header.sources.user,
-    sensing: header.sources.sensing,
-    programs: { ...(actors ? { actors } : {}), app: { name, ...moduleRef(module, '--app', '$') } },
-  });
+  return modelFromHeader(header, { ...(actors ? { actors } : {}), app: { name, ...moduleRef(module, '--app', '$') } });
 }
 
 async function replayInProcess(model: SimModel, options: SessionOptions, onFrame: (frame: FrameView) => boolean): Promise<void> {

@@ -8,6 +8,7 @@ import { buildModel } from '../model/build.js';
 import type { SimModel } from '../model/types.js';
 import { loadScene } from '../scene/load.js';
 import { loadTask } from '../task/load.js';
+import type { ProgramSources } from '../task/programs.js';
 import { PACKAGE_VERSION } from '../paths.js';
 import { KERNEL_VERSION, STREAM_FORMAT_VERSION } from '../version.js';
 import { DEFAULT_CHUNK_FRAMES, DEFAULT_COMPRESSION_LEVEL, type StreamEncoding, type StreamHeader } from './format.js';
@@ -53,8 +54,11 @@ export function buildStreamHeader(model: SimModel, options: StreamHeaderOptions)
   };
 }
 
-/** Rebuilds the model of a stream's session from the sources its header embeds (no files needed). */
-export function modelFromHeader(header: StreamHeader): SimModel {
+/**
+ * Rebuilds the model of a stream's session from the sources its header embeds (no files needed).
+ * `programs` replaces the recorded actor script and app (`xrsim replay` runs another app).
+ */
+export function modelFromHeader(header: StreamHeader, programs: ProgramSources | undefined = header.sources.programs): SimModel {
   const spec = header.spec as { substeps?: number; duration?: number };
   return buildModel(loadScene(header.sources.scene), loadTask(header.sources.task), {
     substeps: spec.substeps,
@@ -62,7 +66,7 @@ export function modelFromHeader(header: StreamHeader): SimModel {
     handModel: header.sources.handModel,
     user: header.sources.user,
     sensing: header.sources.sensing,
-    programs: header.sources.programs,
+    programs,
   });
 }
 
