@@ -30,6 +30,17 @@ export interface AppErrorSummary {
   message: string;
 }
 
+/** How the host treats an app's promises. */
+export interface AppHostOptions {
+  /**
+   * The app is the host's own bridge to an app elsewhere (a browser page): each tick's promise is awaited to
+   * the end before the frame commits, the tags are published after it, and a rejection is the harness's
+   * failure (the session errors), not the app's. Errors of the app itself come in through
+   * {@link AppHost.recordPageError}.
+   */
+  blocking?: boolean;
+}
+
 /** One session's app. */
 export class AppHost {
   readonly tags = new TagRegistry();
@@ -50,6 +61,9 @@ export class AppHost {
   awaiting = false;
   /** Rejections of those promises, in the order they settled, not yet recorded. */
   private readonly rejections: { phase: string; err: unknown }[] = [];
+  /** A blocking app's work of this tick (its setup's too, at tick 0). */
+  private pending: Promise<unknown> | null = null;
+  readonly blocking: boolean;
 
   constructor(
     private readonly app: AppModule,
@@ -57,7 +71,9 @@ export class AppHost {
     private readonly physics: () => PhysicsWorld,
     private readonly sensing: Sensing,
     random: RandomStream,
+    options: AppHostOptions = {},
   ) {
+    this.blocking = options.blocking ?? false;
     this.builder = new XrFrameBuilder(sensing, model.user.ipd);
     const host = this;
     this.ctx = {
@@ -97,7 +113,7 @@ export class AppHost {
     this.tick = 0;
     this.awaiting = false;
     if (this.app.setup) this.guard('setup', () => this.app.setup!(this.ctx));
-    this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+    if (!this.blocking) this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
     this.frame = null;
   }
 
@@ -123,8 +139,16 @@ export class AppHost {
     }
     xr.getHitTestResults = (source) => results.get(source) ?? [];
     this.guard('frame', () => this.app.frame(xr, this.ctx));
-    this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+    if (!this.blocking) this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
     this.frame = null;
+  }
+
+  /** Records an error the app made where the host cannot catch it itself (a page's exception, a refused request). */
+  recordPageError(kind: string, message: string, stack: string): void {
+    this.errors++;
+    this.firstError ??= { tick: this.tick, phase: 'page', message: `${kind}: ${message}`.slice(0, 2000) };
+    if (!this.frame) return;
+    writeJsonRecord(this.frame, EventType.AppError, [], { phase: 'page', kind, message: message.slice(0, 2000), stack });
   }
 
   /**
@@ -134,6 +158,19 @@ export class AppHost {
    * same rejections on every run. The session awaits this before committing the frame.
    */
   async settle(frame: Frame): Promise<void> {
+    if (this.blocking) {
+      this.frame = frame;
+      const pending = this.pending;
+      this.pending = null;
+      try {
+        await pending; // a rejection is the harness's: the session errors
+      } finally {
+        this.frame = null;
+      }
+      this.frame = frame;
+      this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+      this.frame = null;
+    }
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.awaiting = false;
     this.frame = frame;
@@ -144,7 +181,12 @@ export class AppHost {
   private guard(phase: string, fn: () => unknown): void {
     try {
       const returned = fn();
-      if (isThenable(returned)) this.watch(phase, returned);
+      if (this.blocking && isThenable(returned)) {
+        this.awaiting = true;
+        const before = this.pending;
+        this.pending = before ? Promise.all([before, returned]) : Promise.resolve(returned);
+        this.pending.catch(() => undefined); // awaited by settle; never an unhandled rejection meanwhile
+      } else if (isThenable(returned)) this.watch(phase, returned);
     } catch (err) {
       this.recordError(phase, err);
     }

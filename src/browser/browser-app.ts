@@ -31,6 +31,11 @@ export interface BrowserAppOptions {
   chromium: BrowserSource;
   /** The app directory (served at `/`, its `index.html` opened). */
   dir: string;
+  /**
+   * Instead of serving `dir`: a page the user serves on this machine's loopback (`http://127.0.0.1:PORT/...`).
+   * Requests to its origin pass; CDN requests are answered from the packages installed beside `dir`.
+   */
+  url?: string;
   /** The page to open, relative to the directory (default `index.html`). */
   page?: string;
   /** Seeds the page's Math.random (use the session's `app` stream). */
@@ -78,9 +83,11 @@ export class BrowserApp {
 
   private constructor(
     private readonly options: BrowserAppOptions,
-    private readonly server: StaticServer,
+    private readonly server: StaticServer | null,
     private readonly context: BrowserContext,
     readonly page: Page,
+    /** Where the page comes from: the app server (`http://127.0.0.1:<port>`) or the user's URL's origin. */
+    readonly origin: string,
     /** Ticks go over a raw DevTools session: a third of the latency of page.evaluate (docs/BROWSER.md). */
     private readonly cdp: CDPSession,
   ) {}
@@ -90,15 +97,16 @@ export class BrowserApp {
     const packages = new PackageResolver(options.dir);
     const importMap = JSON.stringify(packages.importMap(options.packages ?? DEFAULT_PACKAGES));
     const refused: PageError[] = [];
-    const server = await startStaticServer({
+    const server = options.url ? null : await startStaticServer({
       root: options.dir,
       mount: (pathname) => packages.mount(pathname),
       transformHtml: (html) => injectImportMap(html, importMap),
       onRefused: (pathname, status) => refused.push({ kind: 'network', message: `request for ${pathname} refused by the app server (${status})`, stack: '' }),
     });
+    let context: BrowserContext | undefined;
     try {
       const browser = await options.chromium.browser();
-      const context = await browser.newContext({
+      context = await browser.newContext({
         viewport: { width: options.shim?.layerWidth ?? 256, height: options.shim?.layerHeight ?? 128 },
         deviceScaleFactor: 1,
         timezoneId: 'UTC',
@@ -109,28 +117,26 @@ export class BrowserApp {
       const config: ShimConfig = { protocol: PROTOCOL_VERSION, seed: options.seed, epochMs: PAGE_EPOCH_MS, ...options.shim };
       await context.addInitScript({ content: `window.__xrsimConfig = ${JSON.stringify(config)};\n${shimBundle()}` });
       const page = await context.newPage();
-      const app = new BrowserApp(options, server, context, page, await context.newCDPSession(page));
+      const origin = options.url ? new URL(options.url).origin : server!.origin;
+      const app = new BrowserApp(options, server, context, page, origin, await context.newCDPSession(page));
       app.hostErrors = refused;
       await context.route('**/*', (route) => {
         const url = route.request().url();
-        if (url.startsWith(`${server.origin}/`)) return route.continue();
+        if (url.startsWith(`${origin}/`)) return route.continue();
         const file = packages.cdnFile(url);
         if (file) return route.fulfill({ path: file, contentType: contentType(file), headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store' } });
         app.hostErrors.push({ kind: 'network', message: `request to ${url} cannot be served locally (only the app directory and installed packages are)`, stack: '' });
         return route.abort('blockedbyclient');
       });
       page.on('crash', () => (app.crashed = true));
-      await page.goto(`${server.origin}/${options.page ?? 'index.html'}`, { waitUntil: 'load', timeout: 30_000 });
+      const response = await page.goto(options.url ?? `${origin}/${options.page ?? 'index.html'}`, { waitUntil: 'load', timeout: 30_000 });
+      if (response && !response.ok()) app.hostErrors.push({ kind: 'network', message: `the page ${page.url()} answered ${response.status()}`, stack: '' });
       return app;
     } catch (error) {
-      await server.close();
+      await context?.close().catch(() => undefined);
+      await server?.close();
       throw error;
     }
-  }
-
-  /** The app server's origin (`http://127.0.0.1:<port>`). */
-  get origin(): string {
-    return this.server.origin;
   }
 
   /**
@@ -172,8 +178,10 @@ export class BrowserApp {
 
   /** Closes the context and the server (the warm browser stays). */
   async close(): Promise<void> {
-    await Promise.race([this.context.close().catch(() => undefined), new Promise((done) => setTimeout(done, 5_000))]);
-    await this.server.close();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.context.close().catch(() => undefined), new Promise((done) => (timer = setTimeout(done, 5_000)))]);
+    clearTimeout(timer);
+    await this.server?.close();
   }
 
   private async withTimeout<T>(promise: Promise<T>): Promise<T> {

@@ -82,3 +82,26 @@ async function closeWithin(browser: Browser, ms: number): Promise<void> {
   await Promise.race([browser.close().catch(() => undefined), new Promise<void>((done) => (timer = setTimeout(done, ms)))]);
   clearTimeout(timer);
 }
+
+let shared: WarmChromium | null = null;
+
+/**
+ * The process's warm Chromium: one per process (a session worker, the CLI), launched by the first session
+ * with a browser app and kept across sessions, each of which gets a fresh context. Close it with
+ * {@link closeSharedChromium} before the process ends (its pipes keep Node's event loop alive).
+ */
+export function sharedChromium(): WarmChromium {
+  return (shared ??= new WarmChromium());
+}
+
+/** True when the process's warm Chromium has been launched. */
+export function sharedChromiumStarted(): boolean {
+  return shared !== null && shared.launches > 0;
+}
+
+/** Closes the process's warm Chromium, if any. */
+export async function closeSharedChromium(): Promise<void> {
+  const browser = shared;
+  shared = null;
+  await browser?.close();
+}

@@ -60,8 +60,17 @@ export class BrowserRelay {
 
   /** Takes in the page outputs that arrived since the last frame: state now, requests to serve. */
   protected receive(xr: XrFrameLike, ctx: AppContext): void {
-    for (const output of this.pending.splice(0)) {
-      this.appliedAt.set(output.k, xr.tick);
+    this.apply(this.pending.splice(0), xr.tick, ctx);
+  }
+
+  /**
+   * Applies page outputs in the frame of session tick `tick`: their state now, their requests from the next
+   * frame on (as a browser resolves a request after the frame that made it). The closed loop calls this in
+   * the tick the output belongs to.
+   */
+  apply(outputs: TickOutput[], tick: number, ctx: AppContext): void {
+    for (const output of outputs) {
+      this.appliedAt.set(output.k, tick);
       for (const error of output.errors) this.errors.push({ ...error, tick: output.k });
       this.applyState(output, ctx);
       this.deferred.push(...output.requests);

@@ -29,12 +29,17 @@ import { importApp } from '../app/module.js';
 import { sessionModuleImporter } from '../app/fresh-modules.js';
 import type { AppModule } from '../app/types.js';
 import type { ActorContext } from '../actors/action.js';
+import { DEFAULT_APP, type ModuleRef } from '../task/programs.js';
+import { isBrowserAppEntry } from '../task/types.js';
 import { ActorRunner } from '../actors/runner.js';
 import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
 import { POSE_FLOATS } from '../frame/layout.js';
+import { BrowserHostApp } from '../browser/host-app.js';
+import { sharedChromium } from '../browser/chromium.js';
+import type { BrowserAppRef } from '../task/browser-programs.js';
 
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
@@ -70,6 +75,8 @@ export class Session {
   private readonly validators: Validator;
   private readonly recorder: StreamWriter | undefined;
   private onFrame: RunHooks['onFrame'];
+  /** The page, when the app is a browser app (closed when the session ends). */
+  private readonly browser: BrowserHostApp | null;
   private finished = false;
   private disposed = false;
 
@@ -79,15 +86,16 @@ export class Session {
     readonly seed: number,
     readonly dominantHand: Handedness,
     private readonly recordOptions: RecordOptions | undefined,
-    programs: { app: AppModule | null; actors: ActorScript | null },
+    programs: { app: AppModule | null; actors: ActorScript | null; browser: BrowserHostApp | null },
     readonly perturbationSeed?: number,
   ) {
+    this.browser = programs.browser;
     this.state = new SimState(rapier, model, seed, dominantHand, perturbationSeed);
     this.user = userControls(this.state.user);
     this.sensing = this.state.sensing;
     this.environment = this.state.sensing.environment;
     const state = this.state;
-    this.app = programs.app ? new AppHost(programs.app, model, () => state.physics, state.sensing, state.random.get('app')) : null;
+    this.app = programs.app ? new AppHost(programs.app, model, () => state.physics, state.sensing, state.random.get('app'), { blocking: programs.browser !== null }) : null;
     this.actors = programs.actors ? new ActorRunner(programs.actors, dominantHand) : null;
     const app = this.app;
     this.actorContext = {
@@ -150,10 +158,18 @@ export class Session {
     const programs = model.sources.programs;
     // One module graph per session: its app and actor script get fresh instances where the process allows.
     const importModule = sessionModuleImporter();
-    const app = programs?.app ? await importApp(programs.app, importModule) : null;
+    const browserRef = programs?.app && 'host' in programs.app ? programs.app : null;
+    let session: Session | undefined;
+    const browser = browserRef ? browserHost(browserRef, () => session?.app) : null;
+    const app = browser ? browser.module() : programs?.app ? await importApp(programs.app as ModuleRef, importModule) : null;
     const actors = programs?.actors ? await importActors(programs.actors, importModule) : null;
-    const session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors }, options.perturbationSeed);
-    if (session.app?.awaiting) await session.app.settle(session.state.frame);
+    session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed);
+    try {
+      if (session.app?.awaiting) await session.app.settle(session.state.frame);
+    } catch (err) {
+      await session.close();
+      throw err;
+    }
     session.commitFrame();
     return session;
   }
@@ -184,6 +200,7 @@ export class Session {
    * their own tick.
    */
   step(): FrameView {
+    if (this.browser) throw new Error('a session with a browser app steps with run(): its page answers asynchronously');
     this.advance();
     this.commitFrame();
     return this.state.frame;
@@ -226,11 +243,20 @@ export class Session {
       }
     } catch (err) {
       this.recorder?.abort();
+      await this.close();
       throw err;
     } finally {
       this.onFrame = undefined;
     }
-    return this.finish();
+    const result = this.finish();
+    await this.browser?.close();
+    return result;
+  }
+
+  /** Frees the session and closes its page, if it runs a browser app (use it to abandon a session). */
+  async close(): Promise<void> {
+    this.dispose();
+    await this.browser?.close();
   }
 
   /** Ends the session: closes the stream and scores the milestones. */
@@ -297,8 +323,20 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const handModel = spec.handModel === undefined ? undefined : loadHandModel(spec.handModel).spec;
   if (spec.user !== undefined) validateUserOptions(spec.user);
   if (spec.sensing !== undefined) validateSensingOptions(spec.sensing);
-  const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing: spec.sensing, app: spec.app });
+  // A browser app may need more sensing than the task's (a page knows the room only through its senses).
+  const entry = task.spec.apps?.[spec.app ?? DEFAULT_APP];
+  const sensing = entry && isBrowserAppEntry(entry) && entry.sensing ? { ...entry.sensing, ...spec.sensing } : spec.sensing;
+  const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing, app: spec.app });
   return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record });
+}
+
+/** The host of a browser app: its page errors become AppError events of the session's app host. */
+function browserHost(ref: BrowserAppRef, appHost: () => AppHost | null | undefined): BrowserHostApp {
+  return new BrowserHostApp({
+    ref,
+    chromium: sharedChromium(),
+    reportError: (error) => appHost()?.recordPageError(error.kind, error.message, error.stack),
+  });
 }
 
 /** Timing jitter of actor waits in perturbation mode: each wait lasts ±`fraction` of itself, seeded. */

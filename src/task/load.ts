@@ -2,7 +2,7 @@
  * Loading tasks by id (from the shipped suite) or by path (a user's own file), with full validation.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { XrsimInputError, childPath } from '../errors.js';
 import { ContentCache, deepFreeze } from '../json/cache.js';
 import { parseJsonText, readTextFile, validateAgainstDefinition, validateAgainstSchema } from '../json/load.js';
@@ -11,7 +11,7 @@ import { checkGeometry, looksLikePath } from '../scene/load.js';
 import { DEFAULT_APP } from './programs.js';
 import { referenceFields, REFERENCE_TYPES, type ReferenceField } from './reference-fields.js';
 import { formatReference, parseReference, unknownReference } from './references.js';
-import type { TaskSpec } from './types.js';
+import { isBrowserAppEntry, type BrowserAppEntrySpec, type TaskSpec } from './types.js';
 import { FAILURE_CATEGORY_IDS } from './failure-categories.js';
 
 /** A validated task and where it came from. */
@@ -161,11 +161,27 @@ function checkApps(task: TaskSpec, milestones: Set<string>, file: string): void 
     if (!adversarial && app.category) {
       throw new XrsimInputError('only an app that is expected to fail has a failure category', { file, jsonPath: `$.apps.${name}.category`, expected: 'no category, or an expectFail list' });
     }
+    if (app.failsWithHand && !adversarial) {
+      throw new XrsimInputError('only an app that is expected to fail names the hand it fails with', { file, jsonPath: `$.apps.${name}.failsWithHand`, expected: 'no failsWithHand, or an expectFail list' });
+    }
+    if (isBrowserAppEntry(app) && !file.startsWith('<')) checkBrowserEntry(app, dirname(file), file, `$.apps.${name}`);
     (app.expectFail ?? []).forEach((id, i) => {
       if (!milestones.has(id)) {
         throw new XrsimInputError(`unknown milestone "${id}"`, { file, jsonPath: `$.apps.${name}.expectFail[${i}]`, expected: `one of the task's milestones: ${[...milestones].join(', ')}` });
       }
     });
+  }
+}
+
+/** A browser entry's directory and page exist inside the task's folder tree. */
+function checkBrowserEntry(app: BrowserAppEntrySpec, base: string, file: string, jsonPath: string): void {
+  const dir = resolve(base, app.dir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new XrsimInputError(`browser app directory not found: ${dir}`, { file, jsonPath: `${jsonPath}.dir`, expected: 'a directory holding the page, relative to the task file' });
+  }
+  const page = app.page ?? 'index.html';
+  if (page.split(/[\\/]/).includes('..') || isAbsolute(page) || !existsSync(join(dir, page))) {
+    throw new XrsimInputError(`browser app page not found: ${join(dir, page)}`, { file, jsonPath: `${jsonPath}.page`, expected: 'an .html file inside the app directory (default index.html)' });
   }
 }
 

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { XrsimInputError } from '../errors.js';
-import type { TaskSpec } from './types.js';
+import { isBrowserAppEntry, type TaskSpec } from './types.js';
+import { browserDirRef, browserTarget, browserUrlRef, type BrowserAppRef } from './browser-programs.js';
 
 /** A module: where it is and the SHA-256 of its source. */
 export interface ModuleRef {
@@ -18,7 +19,8 @@ export interface ModuleRef {
 /** The programs of a model (recorded in `model.sources.programs` and stream headers). */
 export interface ProgramSources {
   actors?: ModuleRef;
-  app?: { name: string } & ModuleRef;
+  /** The app: a module run in process, or (with `host: 'browser'`) a page run in Chromium. */
+  app?: ({ name: string } & ModuleRef) | BrowserAppRef;
 }
 
 /** The app a session runs when none is named: the task's reference app, if it has apps. */
@@ -27,7 +29,8 @@ export const DEFAULT_APP = 'reference';
 /** Where a task's programs are, before anything is read: each module's absolute path and where it was named. */
 export interface ProgramPaths {
   actors?: { path: string; file: string; jsonPath: string };
-  app?: { name: string; path: string; file: string; jsonPath: string };
+  /** For a browser app (`host: 'browser'`): `path` is the served directory (or the URL) and `page` the page in it. */
+  app?: { name: string; path: string; file: string; jsonPath: string; host?: 'browser'; page?: string; url?: string };
 }
 
 /**
@@ -43,15 +46,22 @@ export function programPaths(task: TaskSpec, taskFile: string, app: string | und
   const name = app ?? (task.apps ? DEFAULT_APP : undefined);
   if (name !== undefined) {
     const entry = task.apps?.[name];
-    if (entry) {
+    const target = entry ? null : browserTarget(name);
+    if (entry && isBrowserAppEntry(entry)) {
+      paths.app = { name, host: 'browser', path: resolve(base, entry.dir), page: entry.page ?? 'index.html', file: taskFile, jsonPath: `$.apps.${name}` };
+    } else if (entry) {
       paths.app = { name, path: resolve(base, entry.module), file: taskFile, jsonPath: `$.apps.${name}.module` };
+    } else if (target) {
+      paths.app = { name, host: 'browser', ...target, file: '<session spec>', jsonPath: '$.app' };
     } else if (/\.(mjs|js)$/.test(name)) {
       paths.app = { name, path: isAbsolute(name) ? name : resolve(name), file: '<session spec>', jsonPath: '$.app' };
     } else {
       throw new XrsimInputError(`task "${task.id}" has no app "${name}"`, {
         file: '<session spec>',
         jsonPath: '$.app',
-        expected: task.apps ? `one of: ${Object.keys(task.apps).join(', ')}, or a path to an app module (.mjs)` : 'a path to an app module (.mjs): this task lists no apps',
+        expected: task.apps
+          ? `one of: ${Object.keys(task.apps).join(', ')}, a path to an app module (.mjs), or a browser app (a directory with index.html, an .html page, or an http://127.0.0.1 URL)`
+          : 'a path to an app module (.mjs) or a browser app (a directory, an .html page or a loopback URL): this task lists no apps',
       });
     }
   }
@@ -63,13 +73,23 @@ export function resolvePrograms(task: TaskSpec, taskFile: string, app: string | 
   const { actors, app: appPath } = programPaths(task, taskFile, app);
   const programs: ProgramSources = {};
   if (actors) programs.actors = moduleRef(actors.path, actors.file, actors.jsonPath);
-  if (appPath) programs.app = { name: appPath.name, ...moduleRef(appPath.path, appPath.file, appPath.jsonPath) };
+  if (appPath?.host === 'browser') {
+    programs.app = appPath.url ? browserUrlRef(appPath.url) : browserDirRef(appPath.name, appPath.path, appPath.page!, appPath.file, appPath.jsonPath);
+  } else if (appPath) programs.app = { name: appPath.name, ...moduleRef(appPath.path, appPath.file, appPath.jsonPath) };
   return programs;
 }
 
 /** Checks that recorded programs are still what they were (for `verify` and `render`). */
 export function checkPrograms(programs: ProgramSources): void {
-  for (const [what, ref] of Object.entries(programs) as [string, ModuleRef][]) {
+  for (const [what, ref] of Object.entries(programs) as [string, ModuleRef | BrowserAppRef][]) {
+    if ('host' in ref) {
+      if (ref.url) continue; // a page someone else serves: nothing here to hash
+      const now = browserDirRef(ref.name, ref.path, ref.page, '<stream header>', `$.sources.programs.${what}`);
+      if (now.sha256 !== ref.sha256) {
+        throw new XrsimInputError(`the browser app ${ref.path} changed since the stream was recorded`, { file: '<stream header>', jsonPath: `$.sources.programs.${what}`, expected: `files with SHA-256 ${ref.sha256.slice(0, 16)}…` });
+      }
+      continue;
+    }
     const now = moduleRef(ref.path, '<stream header>', `$.sources.programs.${what}`);
     if (now.sha256 !== ref.sha256) {
       throw new XrsimInputError(`the ${what} module ${ref.path} changed since the stream was recorded`, { file: '<stream header>', jsonPath: `$.sources.programs.${what}`, expected: `a module with SHA-256 ${ref.sha256.slice(0, 16)}…` });

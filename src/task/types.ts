@@ -75,15 +75,40 @@ export type Window = [number, number];
 /** How a metric is held to its thresholds. */
 export type PassRule = 'atMost' | 'atLeast' | 'exactly';
 
-/** An app a task can run: its module and, for an adversarial app, the milestones it is expected to fail. */
-export interface AppEntrySpec {
-  /** ES module path, relative to the task file. */
-  module: string;
+/** What every app entry carries: its description and, for an adversarial app, what it fails. */
+interface AppEntryBase {
   description?: string;
   /** Milestone ids this app fails (every other milestone it passes). Empty or absent for the reference. */
   expectFail?: string[];
   /** For an adversarial app: the failure mode its mistake stands for (required when `expectFail` is set). */
   category?: FailureCategory;
+  /** The app fails `expectFail` only with this dominant hand and passes everything with the other. */
+  failsWithHand?: 'left' | 'right';
+}
+
+/** An in-process app: an ES module run in the session's process. */
+export interface ModuleAppEntrySpec extends AppEntryBase {
+  /** ES module path, relative to the task file. */
+  module: string;
+}
+
+/** A browser app: an unmodified WebXR page run in Chromium through the shim (docs/BROWSER.md). */
+export interface BrowserAppEntrySpec extends AppEntryBase {
+  host: 'browser';
+  /** The directory served to the page, relative to the task file. */
+  dir: string;
+  /** The page to open, relative to `dir` (default `index.html`). */
+  page?: string;
+  /** Sensing the page needs on top of the task's (a page knows the room only through sensing). */
+  sensing?: SensingOptions;
+}
+
+/** An app a task can run, in process or in the browser, by name in the task's `apps`. */
+export type AppEntrySpec = ModuleAppEntrySpec | BrowserAppEntrySpec;
+
+/** True for a browser app entry. */
+export function isBrowserAppEntry(entry: AppEntrySpec): entry is BrowserAppEntrySpec {
+  return (entry as BrowserAppEntrySpec).host === 'browser';
 }
 
 /** A whole task. */
