@@ -9,6 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { freshModuleCount, useFreshModules } from '../src/app/fresh-modules.js';
 import { initPhysics } from '../src/physics/world.js';
 import { ProcessHygiene } from '../src/session/hygiene.js';
+import { sharedChromium } from '../src/browser/chromium.js';
+import { usesBrowser } from '../src/session/browser-spec.js';
 import { runSession } from '../src/session/run.js';
 import { WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type WorkerMessage } from '../src/session/worker-protocol.js';
 
@@ -36,6 +38,7 @@ let hygiene: ProcessHygiene | null = null;
 
 async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
   hygiene ??= ProcessHygiene.capture();
+  if (usesBrowser(spec)) await warmBrowser(hygiene);
   hygiene.beginSession();
   const modulesBefore = freshModuleCount();
   const start = now(); // harness time, outside the session
@@ -52,6 +55,18 @@ async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
   const done: JobDone = { type: 'done', id, result, seconds, rssMb, retire };
   if (retire) retiring = true;
   send(done);
+}
+
+/**
+ * One Chromium per worker, kept warm across sessions (each gets a fresh context). It is launched here,
+ * between sessions, never by a session: its resources and playwright-core's globals are the worker's, so
+ * the hygiene takes them into its clean state. A launch that fails is left to the session to report.
+ */
+async function warmBrowser(hygiene: ProcessHygiene): Promise<void> {
+  const chromium = sharedChromium();
+  const launches = chromium.launches;
+  await chromium.browser().catch(() => undefined);
+  if (chromium.launches !== launches) hygiene.rebase();
 }
 
 /**

@@ -41,7 +41,8 @@ export async function launchChromium(executablePath = chromiumPath()): Promise<B
   // Loaded on first launch: importing xrsim (as every app does) must not load Playwright, which also leaves
   // globals behind that would make a session worker retire.
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true, timeout: 60_000 });
+  // Signals are the owner's business (a session worker ends on SIGTERM; Playwright's handlers would hold it up).
+  return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true, timeout: 60_000, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
 }
 
 /** One Chromium kept warm across sessions. */

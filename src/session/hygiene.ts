@@ -37,10 +37,10 @@ const untrackedSetTimeout = setTimeout;
 
 /** Watches one worker process between sessions. */
 export class ProcessHygiene {
-  private readonly records: ObjectRecord[];
-  private readonly cwd = process.cwd();
-  private readonly env = JSON.stringify(process.env);
-  private readonly listeners = listenerCounts();
+  private records: ObjectRecord[];
+  private cwd = process.cwd();
+  private env = JSON.stringify(process.env);
+  private listeners = listenerCounts();
   /** Timers started since {@link beginSession}, and their clear functions (plain arrays: no methods called). */
   private readonly timers: { handles: unknown[]; clears: ((handle: unknown) => void)[] } = { handles: [], clears: [] };
   private resourcesAtStart: Map<string, number> = new Map();
@@ -54,6 +54,21 @@ export class ProcessHygiene {
   /** Captures the process as it is now (call once, before the first session). */
   static capture(): ProcessHygiene {
     return new ProcessHygiene();
+  }
+
+  /**
+   * Takes the process as it is now as the clean state. Only the worker itself calls this, between sessions
+   * and after the last session's check passed: when it starts its warm Chromium for a browser app, which
+   * loads playwright-core (globals of its dependencies, process listeners) and keeps the browser's pipes
+   * and child process open. Those belong to the worker, not to a session; anything a session adds on top
+   * is still caught.
+   */
+  rebase(): void {
+    touchLazyGlobals();
+    this.records = snapshotRealm();
+    this.cwd = process.cwd();
+    this.env = JSON.stringify(process.env);
+    this.listeners = listenerCounts();
   }
 
   /** Call before each session. */

@@ -133,7 +133,7 @@ export function planMatrix(options: SweepOptions = {}): MatrixPlan {
   for (const task of tasks) {
     const spec = loadTask(task).spec;
     const scenes = options.scenes === 'all' ? library : Array.isArray(options.scenes) ? options.scenes : (spec.scenes ?? [spec.scene]);
-    const apps = !spec.apps ? (appChoice === 'reference' || appChoice === 'all' ? [null] : []) : appChoice === 'all' ? Object.keys(spec.apps) : spec.apps[appChoice] ? [appChoice] : [];
+    const apps = appsOf(spec.apps, appChoice);
     if (apps.length > 0) plans.push({ task, id: spec.id, apps, scenes });
   }
   if (plans.length === 0) throw new XrsimInputError(`no task has an app named "${appChoice}"`, { expected: '--apps reference, all, or the name of an app some task has (see xrsim list tasks)' });
@@ -195,4 +195,16 @@ export function parseHands(text: string | undefined): Handedness[] {
 /** Parses `--scenes default|all|LIST`. */
 export function parseScenes(text: string | undefined): SweepOptions['scenes'] {
   return text === undefined || text === 'default' ? 'default' : text === 'all' ? 'all' : text.split(',');
+}
+
+/**
+ * The apps a task runs under an `--apps` choice: `reference`, `all`, an app's name, or a comma list of
+ * these (`reference,web-reference`: the reference apps of both hosts). A task without apps runs once
+ * (null) under `reference` or `all`.
+ */
+function appsOf(apps: Record<string, unknown> | undefined, choice: string): (string | null)[] {
+  const choices = choice.split(',').map((c) => c.trim()).filter(Boolean);
+  if (!apps) return choices.includes('reference') || choices.includes('all') ? [null] : [];
+  if (choices.includes('all')) return Object.keys(apps);
+  return Object.keys(apps).filter((name) => choices.includes(name));
 }

@@ -5,6 +5,7 @@ import { ExitCode, XrsimInputError } from '../../errors.js';
 import { listSceneIds, loadScene } from '../../scene/load.js';
 import { FAILURE_CATEGORIES, FAILURE_CATEGORY_IDS } from '../../task/failure-categories.js';
 import { listTaskIds, loadTask } from '../../task/load.js';
+import { isBrowserAppEntry } from '../../task/types.js';
 import { printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 
@@ -31,7 +32,16 @@ export const listCommand: Command = {
           duration: spec.duration,
           milestones: spec.validators.flatMap((v) => v.milestones.map((m) => m.id)),
           // Each app, the milestones it is expected to fail (none for the reference) and its failure category.
-          apps: Object.entries(spec.apps ?? {}).map(([name, app]) => ({ name, description: app.description ?? '', expectFail: app.expectFail ?? [], category: app.category ?? null })),
+          // `host`: `process` (a module run in the session's process) or `browser` (a WebXR page in Chromium).
+          apps: Object.entries(spec.apps ?? {}).map(([name, app]) => ({
+            name,
+            host: isBrowserAppEntry(app) ? ('browser' as const) : ('process' as const),
+            ...(isBrowserAppEntry(app) ? { dir: app.dir, page: app.page ?? 'index.html' } : { module: app.module }),
+            description: app.description ?? '',
+            expectFail: app.expectFail ?? [],
+            category: app.category ?? null,
+            failsWithHand: app.failsWithHand ?? null,
+          })),
         };
       });
       // Per failure category, the adversarial apps that stand for it.
@@ -42,7 +52,7 @@ export const listCommand: Command = {
       }));
       if (json) printJson({ tasks, categories });
       else {
-        const rows = tasks.map((t) => [t.id, String(t.milestones.length), String(t.duration), t.scene, t.apps.map((a) => (a.expectFail.length ? `${a.name} [${a.category}] (fails ${a.expectFail.join(', ')})` : a.name)).join('; ') || '–']);
+        const rows = tasks.map((t) => [t.id, String(t.milestones.length), String(t.duration), t.scene, t.apps.map((a) => `${a.name}${a.host === 'browser' ? ' (browser)' : ''}${a.expectFail.length ? ` [${a.category}] (fails ${a.expectFail.join(', ')})` : ''}`).join('; ') || '–']);
         process.stdout.write(table([['id', 'milestones', 'seconds', 'scene', 'apps'], ...rows], ''));
         process.stdout.write(`\n${table([['failure category', 'adversarial apps'], ...categories.map((c) => [c.id, String(c.apps.length)])], '')}`);
       }

@@ -12,11 +12,14 @@ import { formatMilestones, oneLine } from '../format.js';
 export const runCommand: Command = {
   name: 'run',
   summary: 'run one session of a task and score its milestones',
-  help: `xrsim run --task ID|PATH [--app NAME|PATH] [--scene ID|PATH] [--seed N] [--hand right|left] [--out FILE.xrs] [--json]
+  help: `xrsim run --task ID|PATH [--app NAME|PATH|DIR|URL] [--scene ID|PATH] [--seed N] [--hand right|left] [--out FILE.xrs] [--json]
 
   --task ID|PATH        a task from the suite (see \`xrsim list tasks\`) or a task .json file
-  --app NAME|PATH       the app under test: one of the task's apps (default reference; see
-                        \`xrsim list tasks\`) or a path to an app module (.mjs)
+  --app NAME|PATH|DIR|URL
+                        the app under test: one of the task's apps, in process or in Chromium
+                        (default reference; see \`xrsim list tasks\`), a path to an app module (.mjs),
+                        or your own WebXR page: a directory with index.html, an .html file, or a
+                        page you serve on loopback (http://127.0.0.1:PORT/...)
   --scene ID|PATH       a scene from the library (see \`xrsim list scenes\`) or a scene .json file
                         (default: the task's own scene)
   --seed N              the session seed, a non-negative integer (default 1)

@@ -18,7 +18,7 @@ import type { QueueSweepOptions } from '../../queue/coordinator.js';
 export const sweepCommand: Command = {
   name: 'sweep',
   summary: 'run the task suite over seeds, hands and scenes on a worker pool',
-  help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME] [--seeds 1..N|LIST] [--hands both|right|left]
+  help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME[,NAME...]] [--seeds 1..N|LIST] [--hands both|right|left]
              [--scenes default|all|LIST] [--workers N] [--time-limit SECONDS] [--shard K/N]
              [--keep-streams failed|all|none] [--junit FILE] [--html FILE] [--out DIR] [--json]
              [--queue URL [--queue-name NAME] [--queue-window N] [--queue-attempts N]]
@@ -26,7 +26,10 @@ export const sweepCommand: Command = {
   TASK-GLOB           task ids or globs ('physics/*', 'xr/{palm-menu,poke-button}', 'xr/poke-?utton',
                       'xr/[a-m]*'; a leading ! leaves tasks out: '!xr/late*'), or task files
                       (default: the whole suite)
-  --apps A            reference (default), all (every app of each task), or one app's name
+  --apps A            reference (default), all (every app of each task, browser apps included), an
+                      app's name, or a comma list: 'reference,web-reference' runs the reference apps
+                      in process and in Chromium (browser apps run on the same workers, one warm
+                      Chromium per worker)
   --seeds 1..N|LIST   seeds as a range (never listed in memory: 1..1000000 is fine) or a comma list
                       (default 1..3)
   --hands H           both (default), right or left
