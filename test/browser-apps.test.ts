@@ -1,35 +1,42 @@
 /**
  * The suite's browser apps in real Chromium (skipped only with XRSIM_SKIP_SYSTEM=1): three.js WebXR pages
- * next to their tasks (`tasks/xr/<task>/web/`), scored by the tasks' own validators.
+ * named in the tasks' `apps` (`{ "host": "browser", "dir": "web", ... }`), run closed loop by the
+ * sessions themselves on a session pool, as a sweep runs them, and scored by the tasks' own validators.
  *
- * The verdict matrix: every reference page passes every milestone with both dominant hands in two scenes,
- * with no page error and no actor failure; every adversarial page fails exactly the milestones its
- * manifest names (each hand once, in two scenes). Pages run open loop in batches and are scored by a
- * replay session that checks every input the page was given (src/browser/scored-run.ts).
+ * The verdict matrix: every browser reference app passes every milestone with both dominant hands in two
+ * scenes, with no app error; every adversarial page fails exactly the milestones its entry names (each
+ * hand once, in two scenes). The pool's workers keep one warm Chromium each and are never retired for it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WarmChromium } from '../src/browser/chromium.js';
-import { SKIP_SYSTEM } from './helpers/browser.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSessionPool, runSession, type SessionResult } from '../src/index.js';
+import { closeSharedChromium } from '../src/browser/chromium.js';
 import { FAILURE_CATEGORY_IDS } from '../src/task/failure-categories.js';
-import { manifestProblems, matrixCells, runTaskPage, tasksWithBrowserApps } from './helpers/browser-apps.js';
+import { TASKS_DIR } from '../src/paths.js';
+import { SKIP_SYSTEM } from './helpers/browser.js';
+import { matrixCells, tasksWithBrowserApps, WEB_REFERENCE } from './helpers/browser-apps.js';
 
 const tasks = tasksWithBrowserApps();
-/** A whole task's matrix: up to 14 page runs of 6 to 9 simulated seconds on a loaded machine. */
-const TASK_TIMEOUT_MS = 900_000;
+/** The whole matrix: about 40 page runs of 6 to 12 simulated seconds on a loaded machine. */
+const MATRIX_TIMEOUT_MS = 1_500_000;
 
 describe('the browser apps of the suite', () => {
   it('cover the four tasks of issue 11, each with a reference and an adversarial page, and every failure category', () => {
     expect(tasks.map((t) => t.id)).toEqual(expect.arrayContaining(['xr/pinch-spawn-ball', 'xr/place-on-detected-plane', 'xr/depth-bounce', 'xr/poke-button']));
-    for (const task of tasks) expect(manifestProblems(task), task.id).toEqual([]);
-    const categories = new Set(tasks.flatMap((t) => Object.values(t.manifest.apps).map((a) => a.category)).filter(Boolean));
+    for (const task of tasks) {
+      expect(task.apps[WEB_REFERENCE]?.expectFail ?? [], task.id).toEqual([]);
+      expect(Object.values(task.apps).filter((a) => (a.expectFail ?? []).length > 0).length, task.id).toBeGreaterThanOrEqual(1);
+      for (const app of Object.values(task.apps)) expect(app.description, task.id).toBeTruthy();
+    }
+    const categories = new Set(tasks.flatMap((t) => Object.values(t.apps).map((a) => a.category)).filter(Boolean));
     expect([...categories].sort()).toEqual([...FAILURE_CATEGORY_IDS].sort());
   });
 
-  it('are plain WebXR pages on three.js from npm, publishing what the in-process apps publish', async () => {
-    const { readFileSync, readdirSync } = await import('node:fs');
-    const { join } = await import('node:path');
+  it('are plain WebXR pages on three.js from npm, publishing what the in-process apps publish', () => {
     for (const task of tasks) {
-      const sources = readdirSync(task.dir).filter((f) => f.endsWith('.js') || f.endsWith('.html')).map((f) => readFileSync(join(task.dir, f), 'utf8')).join('\n');
+      const dir = join(TASKS_DIR, task.id, 'web');
+      const sources = readdirSync(dir).filter((f) => f.endsWith('.js') || f.endsWith('.html')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
       expect(sources, task.id).toContain(`from 'three'`);
       expect(sources, task.id).toContain('navigator.xr.requestSession(');
       expect(sources, task.id).toContain('renderer.xr.setSession(');
@@ -40,49 +47,56 @@ describe('the browser apps of the suite', () => {
 });
 
 describe.skipIf(SKIP_SYSTEM)('the browser apps of the suite in Chromium (system test)', () => {
-  const chromium = new WarmChromium();
-  beforeAll(async () => {
-    await chromium.browser();
-  });
   afterAll(async () => {
-    await chromium.close();
+    await closeSharedChromium();
   });
 
-  for (const task of tasks) {
-    it(
-      `${task.id}: every page gets the verdict its manifest declares`,
-      async () => {
-        for (const name of Object.keys(task.manifest.apps)) {
+  it('every page gets the verdict its task declares, run on a session pool as a sweep runs it', async () => {
+    const pool = createSessionPool({ workers: 2, timeLimitSeconds: 300 });
+    try {
+      const runs: Promise<void>[] = [];
+      const failures: string[] = [];
+      for (const task of tasks) {
+        for (const name of Object.keys(task.apps)) {
           for (const cell of matrixCells(task, name)) {
-            const where = `${name} in ${cell.scene}, ${cell.hand} hand`;
-            const run = await runTaskPage(chromium, task, name, cell);
-            expect(run.started, where).toBe(true);
-            expect(run.result.status, where).not.toBe('errored');
-            const failed = run.result.milestones.filter((m) => !m.passed).map((m) => m.id).sort();
-            expect(failed, where).toEqual(cell.expectFail);
-            if (name === 'reference') {
-              expect(run.errors, where).toEqual([]);
-              expect(run.actorFailures, where).toEqual([]);
-            }
+            const where = `${task.id} ${name} in ${cell.scene}, ${cell.hand} hand`;
+            runs.push(
+              pool.run({ task: task.id, app: name, scene: cell.scene, seed: 1, dominantHand: cell.hand }).then(({ result }) => {
+                const failed = result.milestones.filter((m) => !m.passed).map((m) => m.id).sort();
+                if (result.status === 'errored') failures.push(`${where}: errored (${result.error?.message})`);
+                else if (JSON.stringify(failed) !== JSON.stringify(cell.expectFail)) failures.push(`${where}: failed [${failed}], expected [${cell.expectFail}]`);
+                else if (name === WEB_REFERENCE && result.appErrors > 0) failures.push(`${where}: ${result.appErrors} app errors (${result.firstAppError?.message})`);
+              }),
+            );
           }
         }
-      },
-      TASK_TIMEOUT_MS,
-    );
-  }
-
-  it('scores a page the same on every run, whatever the batch size: one seed, one session hash', async () => {
-    // The button task's actors follow the page's tag, the placement task's page requests hit-test sources.
-    for (const id of ['xr/poke-button', 'xr/place-on-detected-plane']) {
-      const task = tasks.find((t) => t.id === id)!;
-      const cell = { scene: task.scenes[0], hand: 'left' as const, seed: 3 };
-      const first = await runTaskPage(chromium, task, 'reference', cell);
-      const second = await runTaskPage(chromium, task, 'reference', cell);
-      const smallBatches = await runTaskPage(chromium, task, 'reference', { ...cell, batch: 7 });
-      expect(first.result.status, id).toBe('passed');
-      expect(second.outputs, id).toEqual(first.outputs);
-      expect(second.result.hash, id).toBe(first.result.hash);
-      expect(smallBatches.result.hash, id).toBe(first.result.hash);
+      }
+      await Promise.all(runs);
+      expect(failures).toEqual([]);
+      expect(runs.length).toBeGreaterThanOrEqual(30);
+      // One warm Chromium per worker, kept across sessions: no worker retired or crashed for it.
+      expect(pool.stats).toMatchObject({ started: 2, retired: 0, crashed: 0, timedOut: 0 });
+    } finally {
+      await pool.close();
     }
-  }, TASK_TIMEOUT_MS);
+  }, MATRIX_TIMEOUT_MS);
+
+  it('two runs with one seed give one session hash, in one process and across worker processes', async () => {
+    const spec = { task: 'xr/place-on-detected-plane', app: WEB_REFERENCE, seed: 3, dominantHand: 'left' as const };
+    const first = await runSession(spec);
+    const second = await runSession(spec);
+    expect(first.status).toBe('passed');
+    expect(second.hash).toBe(first.hash);
+    const pool = createSessionPool({ workers: 2, timeLimitSeconds: 300 });
+    let inWorkers: SessionResult[];
+    try {
+      inWorkers = (await Promise.all([pool.run(spec), pool.run(spec)])).map((r) => r.result);
+    } finally {
+      await pool.close();
+    }
+    expect(inWorkers.map((r) => r.hash)).toEqual([first.hash, first.hash]);
+    // Another seed is another session (the page's randomness and the user's motion change).
+    const other = await runSession({ ...spec, seed: 4 });
+    expect(other.hash).not.toBe(first.hash);
+  }, MATRIX_TIMEOUT_MS);
 });

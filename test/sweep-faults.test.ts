@@ -29,7 +29,7 @@ function taskFile(dir: string, id: string, duration: number): string {
     ...spec,
     duration,
     ...(spec.actors ? { actors: join(base, spec.actors) } : {}),
-    ...(spec.apps ? { apps: Object.fromEntries(Object.entries(spec.apps).map(([k, v]) => [k, { ...v, module: join(base, v.module) }])) } : {}),
+    ...(spec.apps ? { apps: Object.fromEntries(Object.entries(spec.apps).map(([k, v]) => [k, 'module' in v ? { ...v, module: join(base, v.module) } : { ...v, dir: join(base, v.dir) }])) } : {}),
   };
   const file = join(dir, `${id.replace('/', '-')}.json`);
   writeFileSync(file, JSON.stringify(copy));

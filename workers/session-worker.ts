@@ -42,7 +42,11 @@ async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
   hygiene.beginSession();
   const modulesBefore = freshModuleCount();
   const start = now(); // harness time, outside the session
+  const replacements = sharedChromium().replacements;
   const result = await runSession(spec);
+  // A page that stopped answering took the warm browser down: the worker starts the next one now, so the
+  // process is back in the state its hygiene knows (a browser's pipes and listeners), not the session.
+  if (sharedChromium().replacements !== replacements) await sharedChromium().browser().catch(() => undefined);
   const seconds = (now() - start) / 1000;
   let retire: string | null;
   try {

@@ -50,6 +50,8 @@ export class WarmChromium {
   private current: Promise<Browser> | null = null;
   /** How many browsers were launched (replacements included). */
   launches = 0;
+  /** How many times the browser was replaced (killed because a page stopped answering or it died). */
+  replacements = 0;
 
   constructor(private readonly executablePath?: string) {}
 
@@ -68,6 +70,7 @@ export class WarmChromium {
   async replace(): Promise<void> {
     const old = this.current;
     this.current = null;
+    if (old) this.replacements++;
     const browser = await old?.catch(() => null);
     if (browser) await closeWithin(browser, 5_000);
   }

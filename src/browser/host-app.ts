@@ -92,8 +92,7 @@ export class BrowserHostApp {
       return await work;
     } catch (error) {
       if (error instanceof PageUnresponsiveError || (error instanceof Error && /crash|closed|disconnected/i.test(error.message))) {
-        this.closed = true;
-        await this.options.chromium.replace();
+        await this.options.chromium.replace(); // close() still frees the page's server
       }
       throw error;
     }
