@@ -167,9 +167,11 @@ export class AppHost {
       } finally {
         this.frame = null;
       }
+      this.awaiting = false;
       this.frame = frame;
       this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
       this.frame = null;
+      return; // the host's own bridge: no app promise left to let settle
     }
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.awaiting = false;

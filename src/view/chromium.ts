@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../browser/chromium.js';
+import { CHROMIUM_FLAGS, launchChromium as launchWithHostFlags } from '../browser/chromium.js';
 import { XrsimInputError } from '../errors.js';
 
 /** The browser host's flags: headless, SwiftShader WebGL 2, and no host name resolves but loopback. */
@@ -24,6 +24,6 @@ export async function launchChromium(explicit?: string): Promise<Browser> {
       expected: 'Debian\'s Chromium (sudo apt-get install -y chromium), or --chromium PATH / XRSIM_CHROMIUM naming another',
     });
   }
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+  // One launcher for the viewer and the browser host (browser/chromium.ts): the same flags and options.
+  return launchWithHostFlags(executablePath);
 }
