@@ -4,6 +4,7 @@
  */
 import { ExitCode, QueueUnavailableError, StreamDamageError, XrsimInputError } from '../errors.js';
 import { PACKAGE_VERSION } from '../paths.js';
+import { closeSharedChromium } from '../browser/chromium.js';
 import { parseCommandArgs, printJson, type Command } from './command.js';
 import { compareCommand } from './commands/compare.js';
 import { exportCommand } from './commands/export.js';
@@ -51,6 +52,16 @@ export async function main(argv: string[]): Promise<number> {
     return ExitCode.badInput;
   }
   const wantsJson = rest.includes('--json');
+  try {
+    return await runParsed(command, rest, wantsJson);
+  } finally {
+    // A command that ran a browser app in this process (verify, render) leaves its warm Chromium open.
+    await closeSharedChromium();
+  }
+}
+
+/** Parses the arguments and runs the command; input errors and crashes become an exit code and a message. */
+async function runParsed(command: Command, rest: string[], wantsJson: boolean): Promise<number> {
   try {
     const args = parseCommandArgs(command, rest);
     if (args.help) {
