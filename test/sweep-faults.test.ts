@@ -120,7 +120,7 @@ describe('recording only what is kept', () => {
   it('with --keep-streams failed, passing sessions are never recorded and failed ones are, with the same hash', () => {
     const dir = tempDir();
     const out = join(dir, 'out');
-    const r = xrsim('sweep', 'xr/poke*', '--apps', 'all', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--workers', '2', '--out', out, '--json');
+    const r = xrsim('sweep', 'xr/poke*', '--apps', 'process', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--workers', '2', '--out', out, '--json');
     expect(r.code).toBe(1);
     const results = lines(out);
     const failed = results.filter((l) => l.status === 'failed');

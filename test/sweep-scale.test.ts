@@ -156,8 +156,8 @@ describe('streams and reports', () => {
   it('keeps only failed sessions’ streams by default, and writes JUnit XML per session and milestone', () => {
     const out = tempDir();
     const junit = join(out, 'junit.xml');
-    // The in-process apps, as a comma list (`all` would add the task's browser apps).
-    const r = xrsim('sweep', 'xr/poke*', '--apps', 'reference,counts-frames,out-of-reach,hover-press', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--out', out, '--junit', junit);
+    // The in-process apps (`all` would add the task's browser apps).
+    const r = xrsim('sweep', 'xr/poke*', '--apps', 'process', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--out', out, '--junit', junit);
     expect(r.code).toBe(1);
     const lines = resultLines(out);
     const failed = lines.filter((l) => l.status === 'failed');

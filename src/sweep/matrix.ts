@@ -9,6 +9,7 @@ import { contentHash } from '../model/canonical.js';
 import { listSceneIds } from '../scene/load.js';
 import type { Handedness, SessionSpec } from '../session/spec.js';
 import { loadTask } from '../task/load.js';
+import { isBrowserAppEntry, type AppEntrySpec } from '../task/types.js';
 import { matchTasks } from './task-globs.js';
 
 /** Seeds `from..to`, inclusive, without listing them. */
@@ -28,10 +29,11 @@ export interface SweepOptions {
   /** `default` (each task's own scene list), `all` (every library scene) or scene ids. Default: `default`. */
   scenes?: 'default' | 'all' | string[];
   /**
-   * Apps of tasks that have them: `reference` (default), `all`, or one app's name (tasks without an app of
-   * that name are left out). Tasks without apps always run, once, except under a single app name.
+   * Apps of tasks that have them: `reference` (default), `all`, `process` (in-process apps), `browser`
+   * (browser apps), one app's name (tasks without an app of that name are left out), or a comma list of
+   * these. Tasks without apps run once under `reference`, `all` or `process`.
    */
-  apps?: 'reference' | 'all' | string;
+  apps?: 'reference' | 'all' | 'process' | 'browser' | string;
   /** Run only shard `index` (1-based) of `count`: every count-th session of the expanded matrix. */
   shard?: { index: number; count: number };
 }
@@ -136,7 +138,7 @@ export function planMatrix(options: SweepOptions = {}): MatrixPlan {
     const apps = appsOf(spec.apps, appChoice);
     if (apps.length > 0) plans.push({ task, id: spec.id, apps, scenes });
   }
-  if (plans.length === 0) throw new XrsimInputError(`no task has an app named "${appChoice}"`, { expected: '--apps reference, all, or the name of an app some task has (see xrsim list tasks)' });
+  if (plans.length === 0) throw new XrsimInputError(`no task has an app named "${appChoice}"`, { expected: '--apps reference, all, process, browser, the name of an app some task has (see xrsim list tasks), or a comma list' });
   return new MatrixPlan(plans, uniqueSeeds, [...new Set(hands)], options.shard);
 }
 
@@ -198,13 +200,15 @@ export function parseScenes(text: string | undefined): SweepOptions['scenes'] {
 }
 
 /**
- * The apps a task runs under an `--apps` choice: `reference`, `all`, an app's name, or a comma list of
- * these (`reference,web-reference`: the reference apps of both hosts). A task without apps runs once
- * (null) under `reference` or `all`.
+ * The apps a task runs under an `--apps` choice: `reference`, `all`, `process` (every in-process app),
+ * `browser` (every browser app), an app's name, or a comma list of these (`reference,web-reference`: the
+ * reference apps of both hosts). A task without apps runs once (null) under `reference`, `all` or `process`.
  */
-function appsOf(apps: Record<string, unknown> | undefined, choice: string): (string | null)[] {
+function appsOf(apps: Record<string, AppEntrySpec> | undefined, choice: string): (string | null)[] {
   const choices = choice.split(',').map((c) => c.trim()).filter(Boolean);
-  if (!apps) return choices.includes('reference') || choices.includes('all') ? [null] : [];
-  if (choices.includes('all')) return Object.keys(apps);
-  return Object.keys(apps).filter((name) => choices.includes(name));
+  if (!apps) return choices.some((c) => c === 'reference' || c === 'all' || c === 'process') ? [null] : [];
+  return Object.keys(apps).filter((name) => {
+    const browser = isBrowserAppEntry(apps[name]);
+    return choices.includes(name) || choices.includes('all') || choices.includes(browser ? 'browser' : 'process');
+  });
 }

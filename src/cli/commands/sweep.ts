@@ -26,10 +26,10 @@ export const sweepCommand: Command = {
   TASK-GLOB           task ids or globs ('physics/*', 'xr/{palm-menu,poke-button}', 'xr/poke-?utton',
                       'xr/[a-m]*'; a leading ! leaves tasks out: '!xr/late*'), or task files
                       (default: the whole suite)
-  --apps A            reference (default), all (every app of each task, browser apps included), an
-                      app's name, or a comma list: 'reference,web-reference' runs the reference apps
-                      in process and in Chromium (browser apps run on the same workers, one warm
-                      Chromium per worker)
+  --apps A            reference (default), all (every app of each task, browser apps included),
+                      process (every in-process app), browser (every browser app), an app's name, or
+                      a comma list: 'reference,web-reference' runs the reference apps in process and
+                      in Chromium (browser apps run on the same workers, one warm Chromium each)
   --seeds 1..N|LIST   seeds as a range (never listed in memory: 1..1000000 is fine) or a comma list
                       (default 1..3)
   --hands H           both (default), right or left
