@@ -62,7 +62,7 @@ describe('replaying a stream into an in-process app', () => {
     expect(bad.stderr).toContain(notAStream);
     const unknown = xrsim('replay', inProcessStream, '--app', 'no-such-app');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/no app "no-such-app".*reference \(in-process\).*touch-boolean \(browser\)/s);
+    expect(unknown.stderr).toMatch(/no app "no-such-app".*reference \(in-process\).*web-touch-boolean \(browser\)/s);
     expect(xrsim('replay', inProcessStream).code).toBe(2);
   }, 120_000);
 
@@ -91,7 +91,7 @@ describe.skipIf(SKIP_SYSTEM)('replaying a recorded browser session into a page (
   });
 
   it('says identical when replayed into the same page', async () => {
-    const report = await replayStream(browserStream, { app: 'reference', chromium });
+    const report = await replayStream(browserStream, { app: 'web-reference', chromium });
     expect(report.recordedHost).toBe('browser');
     expect(report.app.host).toBe('browser');
     expect(report.firstDivergence).toBeNull();
@@ -99,7 +99,7 @@ describe.skipIf(SKIP_SYSTEM)('replaying a recorded browser session into a page (
   }, 300_000);
 
   it('names the first divergent tick and tag of an adversarial page', async () => {
-    const report = await replayStream(browserStream, { app: 'out-of-reach', chromium });
+    const report = await replayStream(browserStream, { app: 'web-out-of-reach', chromium });
     expect(report.identical).toBe(false);
     expect(report.firstDivergence).toMatchObject({ kind: 'tag', name: 'button' });
     expect(report.firstDivergence!.recorded).not.toEqual(report.firstDivergence!.replayed);

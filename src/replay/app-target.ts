@@ -1,13 +1,13 @@
 /**
- * Which app `xrsim replay --app NAME|DIR|PATH` means. Kept in one function so that the switch of browser
- * apps from `web/apps.json` manifests to task.json `apps` entries with `host: "browser"` (phase 2,
- * docs/BROWSER.md) changes this file alone.
+ * Which app `xrsim replay --app NAME|DIR|PATH` means: a task's in-process app or browser app (its `apps`
+ * entries with `host: "browser"`, docs/BROWSER.md), a directory, a page or a module.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { XrsimInputError } from '../errors.js';
 import { TASKS_DIR } from '../paths.js';
 import { listTaskIds, loadTask } from '../task/load.js';
+import { isBrowserAppEntry } from '../task/types.js';
 
 /** Where an app runs: in this process (an app module) or in Chromium (a page). */
 export type AppHostKind = 'in-process' | 'browser';
@@ -25,8 +25,8 @@ export interface ReplayTargetContext {
 
 /**
  * Resolves `app`: an `.html` file or a directory (its `index.html`) is a browser app; a `.mjs`/`.js` file an
- * in-process app module; anything else a name from the stream's task, its in-process `apps` or its browser
- * manifest (`tasks/<task>/web/apps.json`). A name both lists hold (`reference`) means the recording host's.
+ * in-process app module; anything else a name from the stream's task's `apps`, in process or browser.
+ * (A name both hosts hold would mean the recording host's; the suite names its browser apps `web-*`.)
  */
 export function resolveReplayApp(app: string, context: ReplayTargetContext): ReplayTarget {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(app)) {
@@ -48,7 +48,7 @@ export function resolveReplayApp(app: string, context: ReplayTargetContext): Rep
   const inProcess = inProcessApps(context.taskId);
   const browser = browserApps(context.taskId);
   const fromInProcess = () => ({ host: 'in-process' as const, name: app, module: inProcess.get(app)! });
-  const fromBrowser = () => ({ host: 'browser' as const, name: app, ...browser.apps.get(app)!, dir: browser.dir });
+  const fromBrowser = () => ({ host: 'browser' as const, name: app, ...browser.apps.get(app)! });
   if (inProcess.has(app) && browser.apps.has(app)) return context.recordedHost === 'browser' ? fromBrowser() : fromInProcess();
   if (inProcess.has(app)) return fromInProcess();
   if (browser.apps.has(app)) return fromBrowser();
@@ -63,14 +63,17 @@ export function resolveReplayApp(app: string, context: ReplayTargetContext): Rep
 function inProcessApps(taskId: string): Map<string, string> {
   if (!listTaskIds().includes(taskId)) return new Map();
   const task = loadTask(taskId);
-  return new Map(Object.entries(task.spec.apps ?? {}).map(([name, entry]) => [name, resolve(dirname(task.file), entry.module)]));
+  return new Map(Object.entries(task.spec.apps ?? {}).flatMap(([name, entry]) => (isBrowserAppEntry(entry) ? [] : [[name, resolve(dirname(task.file), entry.module)] as [string, string]])));
 }
 
-/** The browser apps of a suite task (its `web/apps.json`), by name: their pages. */
-function browserApps(taskId: string): { dir: string; apps: Map<string, { page: string }> } {
+/** The browser apps of a suite task (its `apps` entries with `host: "browser"`), by name: their pages. */
+function browserApps(taskId: string): { dir: string; apps: Map<string, { page: string; dir: string }> } {
   const dir = join(TASKS_DIR, ...taskId.split('/'), 'web');
-  const file = join(dir, 'apps.json');
-  if (!listTaskIds().includes(taskId) || !existsSync(file)) return { dir, apps: new Map() };
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { apps?: Record<string, { page: string }> };
-  return { dir, apps: new Map(Object.entries(manifest.apps ?? {}).map(([name, entry]) => [name, { page: entry.page }])) };
+  if (!listTaskIds().includes(taskId)) return { dir, apps: new Map() };
+  const task = loadTask(taskId);
+  const apps = new Map<string, { page: string; dir: string }>();
+  for (const [name, entry] of Object.entries(task.spec.apps ?? {})) {
+    if (isBrowserAppEntry(entry)) apps.set(name, { page: entry.page ?? 'index.html', dir: resolve(dirname(task.file), entry.dir) });
+  }
+  return { dir, apps };
 }

@@ -2,11 +2,14 @@
  * The suite's browser apps: the tasks' `apps` entries with `host: "browser"` (three.js WebXR pages in
  * `tasks/<task>/web/`), and where the verdict matrix runs each of them.
  */
+import { dirname, resolve } from 'node:path';
 import { listTaskIds, loadTask, type Handedness } from '../../src/index.js';
 import { isBrowserAppEntry, type BrowserAppEntrySpec } from '../../src/task/types.js';
 
 export interface TaskWithBrowserApps {
   id: string;
+  /** The directory of the reference page (`tasks/<id>/web`). */
+  dir: string;
   scenes: string[];
   milestones: string[];
   /** The task's browser apps by name (`web-reference`, ...). */
@@ -19,10 +22,10 @@ export const WEB_REFERENCE = 'web-reference';
 /** Every suite task with browser apps, sorted by id. */
 export function tasksWithBrowserApps(): TaskWithBrowserApps[] {
   return listTaskIds().flatMap((id) => {
-    const { spec } = loadTask(id);
+    const { spec, file } = loadTask(id);
     const apps = Object.fromEntries(Object.entries(spec.apps ?? {}).filter((e): e is [string, BrowserAppEntrySpec] => isBrowserAppEntry(e[1])));
     if (Object.keys(apps).length === 0) return [];
-    return [{ id, scenes: spec.scenes ?? [spec.scene], milestones: spec.validators.flatMap((v) => v.milestones.map((m) => m.id)), apps }];
+    return [{ id, dir: resolve(dirname(file), apps[WEB_REFERENCE]?.dir ?? 'web'), scenes: spec.scenes ?? [spec.scene], milestones: spec.validators.flatMap((v) => v.milestones.map((m) => m.id)), apps }];
   });
 }
 
