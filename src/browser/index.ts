@@ -3,7 +3,8 @@
  * entry so that `xrsim` does not load playwright-core.
  */
 export { BrowserApp, PageUnresponsiveError, PAGE_EPOCH_MS, injectImportMap, type BrowserAppOptions, type BrowserSource, type BridgeStats } from './browser-app.js';
-export { WarmChromium, launchChromium, chromiumPath, CHROMIUM_FLAGS } from './chromium.js';
+export { WarmChromium, launchChromium, chromiumPath, CHROMIUM_FLAGS, sharedChromium, closeSharedChromium } from './chromium.js';
+export { BrowserHostApp, PageNeverStartedError, type BrowserHostOptions } from './host-app.js';
 export { driveBrowserApp, type DriveOptions, type DriveResult } from './drive.js';
 export { BrowserRelay } from './relay.js';
 export { ReplayRelay, type RecordedPage, type ReplayDivergence } from './replay-relay.js';
