@@ -57,18 +57,19 @@ describe('kill and resume', () => {
 });
 
 describe('isolation', () => {
+  // 30 s: the limit applies to every session, and on a loaded 2-core machine stack-settle alone has needed over 10 s.
   it('a hung session and a crashed worker are errored with reasons; every other session finishes', () => {
     const dir = tempDir();
     const hangs = taskFile(dir, 'hangs', 'xr/poke-button', join(ROOT, 'test/fixtures/apps/infinite-loop.mjs'));
     const exits = taskFile(dir, 'exits', 'xr/poke-button', join(ROOT, 'test/fixtures/apps/exits.mjs'));
     const out = join(dir, 'out');
-    const r = xrsim('sweep', hangs, exits, 'physics/stack-settle', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--workers', '2', '--time-limit', '10', '--out', out, '--json');
+    const r = xrsim('sweep', hangs, exits, 'physics/stack-settle', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--workers', '2', '--time-limit', '30', '--out', out, '--json');
     expect(r.code).toBe(1);
     const byTask = new Map(resultLines(out).map((l) => [l.task, l]));
     expect(byTask.get('physics/stack-settle').status).toBe('passed');
     const hung = resultLines(out).find((l) => l.error?.kind === 'timeout');
     const crashed = resultLines(out).find((l) => l.error?.kind === 'crash');
-    expect(hung?.error.message).toMatch(/did not finish within its 10 s time limit/);
+    expect(hung?.error.message).toMatch(/did not finish within its 30 s time limit/);
     expect(crashed?.error.message).toMatch(/exit/i);
     expect(r.json).toMatchObject({ sessions: 3, passed: 1, errored: 2 });
   });
