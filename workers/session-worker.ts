@@ -11,7 +11,7 @@ import { initPhysics } from '../src/physics/world.js';
 import { ProcessHygiene } from '../src/session/hygiene.js';
 import { sharedChromium } from '../src/browser/chromium.js';
 import { usesBrowser } from '../src/session/browser-spec.js';
-import { runSession } from '../src/session/run.js';
+import { runJudgedSession } from '../src/judge/session.js';
 import { WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type WorkerMessage } from '../src/session/worker-protocol.js';
 
 if (!process.send) {
@@ -43,7 +43,7 @@ async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
   const modulesBefore = freshModuleCount();
   const start = now(); // harness time, outside the session
   const replacements = sharedChromium().replacements;
-  const result = await runSession(spec);
+  const result = await runJudgedSession(spec);
   // A page that stopped answering took the warm browser down: the worker starts the next one now, so the
   // process is back in the state its hygiene knows (a browser's pipes and listeners), not the session.
   if (sharedChromium().replacements !== replacements) await sharedChromium().browser().catch(() => undefined);

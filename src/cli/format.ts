@@ -32,10 +32,10 @@ export function oneLine(text: string, max = 200): string {
 /** One line per milestone: verdict, id, metric against threshold, evidence ticks; then any notes, once each. */
 export function formatMilestones(milestones: readonly Milestone[]): string {
   if (milestones.length === 0) return '';
-  const notes = [...new Set(milestones.flatMap((m) => (m.note ? [m.note] : [])))];
+  const notes = [...new Set(milestones.flatMap((m) => [...(m.note ? [m.note] : []), ...(m.visual?.verdict ? [`judge on ${m.id}: ${m.visual.verdict.reason}`] : [])]))];
   const rows = table(
     milestones.map((m) => [
-      m.passed ? 'pass' : 'FAIL',
+      m.passed ? 'pass' : m.errored ? 'ERRORED' : 'FAIL',
       m.id,
       `metric ${formatNumber(m.metric)}`,
       `${m.comparison === 'atLeast' ? '≥' : m.comparison === 'exactly' ? '=' : '≤'} ${formatNumber(m.threshold)}`,

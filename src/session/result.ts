@@ -11,10 +11,11 @@ export type SessionStatus = 'passed' | 'failed' | 'errored';
 
 /**
  * Why a session errored: bad input; a crash (an exception in the harness, or its worker died); a timeout
- * (past its wall-clock limit); or nondeterminism (run twice, it gave two different results).
+ * (past its wall-clock limit); nondeterminism (run twice, it gave two different results); or a milestone
+ * no judge could score (`judge`: a `visual` milestone with no judge configured, or a judge that failed).
  */
 export interface SessionError {
-  kind: 'bad-input' | 'crash' | 'timeout' | 'nondeterministic';
+  kind: 'bad-input' | 'crash' | 'timeout' | 'nondeterministic' | 'judge';
   message: string;
   file?: string;
   jsonPath?: string;
@@ -49,10 +50,18 @@ export interface SessionResult {
 }
 
 
-/** Verdict and score from milestones. */
-export function verdict(milestones: readonly Milestone[]): { status: SessionStatus; score: number } {
+/**
+ * Verdict and score from milestones. A milestone the harness could not score (`errored`) makes the
+ * session `errored` (kind `judge`), never passed or failed.
+ */
+export function verdict(milestones: readonly Milestone[]): { status: SessionStatus; score: number; error?: SessionError } {
   const passed = milestones.filter((m) => m.passed).length;
   const score = milestones.length === 0 ? 0 : passed / milestones.length;
+  const errored = milestones.filter((m) => m.errored);
+  if (errored.length) {
+    const message = `${errored.length === 1 ? 'milestone' : 'milestones'} ${errored.map((m) => m.id).join(', ')} could not be judged: ${errored[0].note ?? 'errored'}`;
+    return { status: 'errored', score, error: { kind: 'judge', message } };
+  }
   return { status: milestones.length > 0 && passed === milestones.length ? 'passed' : 'failed', score };
 }
 

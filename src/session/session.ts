@@ -265,7 +265,7 @@ export class Session {
     this.finished = true;
     this.recorder?.close(this.state.sessionHash);
     const milestones = this.validators.finish();
-    const { status, score } = verdict(milestones);
+    const { status, score, error } = verdict(milestones);
     const result: SessionResult = {
       task: this.model.taskId,
       app: this.model.sources.programs?.app?.name ?? null,
@@ -281,6 +281,7 @@ export class Session {
       modelHash: this.model.hash,
       appErrors: this.app?.errors ?? 0,
       firstAppError: this.app?.firstError ?? null,
+      ...(error ? { error } : {}),
     };
     this.dispose();
     return result;

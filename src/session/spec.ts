@@ -50,10 +50,25 @@ export interface SessionSpec {
   app?: string;
   /** Record a frame stream. */
   record?: RecordOptions;
+  /**
+   * Judging `visual` milestones (scoring, outside the simulation: it never changes a frame or a hash).
+   * Used by the session workers (`xrsim run`, `sweep`) and `runJudgedSession`; plain `runSession` ignores it.
+   */
+  judge?: JudgeOptions;
+}
+
+/** How `visual` milestones are judged. */
+export interface JudgeOptions {
+  /** The judge command (a shell command line); overrides the task's `judge`. */
+  command?: string;
+  /** Where the rendered images go (created when needed). */
+  imagesDir?: string;
+  /** Seconds a judge may take (default: the validator's `judgeTimeout`, else 60). */
+  timeoutSeconds?: number;
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'perturbationSeed', 'record']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'perturbationSeed', 'record', 'judge']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -96,6 +111,7 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   }
   if (spec.app !== undefined && (typeof spec.app !== 'string' || spec.app === '')) fail('app', 'invalid app', 'an app name from the task or a path to an app module');
   if (spec.record !== undefined) checkRecord(spec.record, fail);
+  if (spec.judge !== undefined) checkJudge(spec.judge, fail);
   return { ...(spec as unknown as SessionSpec), dominantHand: hand as Handedness };
 }
 
@@ -116,5 +132,15 @@ function checkRecord(record: unknown, fail: (key: string, message: string, expec
   }
   if (r.compressionLevel !== undefined && !(Number.isInteger(r.compressionLevel) && (r.compressionLevel as number) >= 1 && (r.compressionLevel as number) <= 9)) {
     fail('record.compressionLevel', `compressionLevel must be 1–9, got ${JSON.stringify(r.compressionLevel)}`, 'an integer 1..9');
+  }
+}
+
+function checkJudge(judge: unknown, fail: (key: string, message: string, expected: string) => never): void {
+  if (!judge || typeof judge !== 'object' || Array.isArray(judge)) fail('judge', 'invalid judge options', 'an object { command?, imagesDir?, timeoutSeconds? }');
+  const j = judge as Record<string, unknown>;
+  if (j.command !== undefined && (typeof j.command !== 'string' || j.command.trim() === '')) fail('judge.command', 'invalid judge command', 'a non-empty command line');
+  if (j.imagesDir !== undefined && (typeof j.imagesDir !== 'string' || j.imagesDir === '')) fail('judge.imagesDir', 'invalid images folder', 'a folder path');
+  if (j.timeoutSeconds !== undefined && !(typeof j.timeoutSeconds === 'number' && j.timeoutSeconds > 0 && j.timeoutSeconds <= 3600)) {
+    fail('judge.timeoutSeconds', `timeoutSeconds must be in (0, 3600], got ${JSON.stringify(j.timeoutSeconds)}`, 'seconds, more than 0 and at most 3600');
   }
 }

@@ -36,7 +36,8 @@ export function failOnNonFinite(inner: Validator, state: FrameState | null): Val
       const milestones = inner.finish();
       if (!found) return milestones;
       const note = `a non-finite value (NaN or infinity) in ${found.where} at tick ${found.tick}: no metric can be measured`;
-      return milestones.map((m) => ({ ...m, passed: false, score: 0, metric: null, ticks: [found!.tick], note }));
+      // The non-finite frame decides: a milestone waiting for a judge (`errored`) is failed instead.
+      return milestones.map(({ errored: _waiting, ...m }) => ({ ...m, passed: false, score: 0, metric: null, ticks: [found!.tick], note }));
     },
     ...(inner.trace ? { trace: inner.trace } : {}),
   };

@@ -24,6 +24,7 @@ import { displacement, distanceAt, follow, presence, rms, speed } from './xr-mot
 import { penetration } from './xr-penetration.js';
 import { comfort, overlap, visible } from './xr-perception.js';
 import { coverage, reachability } from './xr-space.js';
+import { visual } from './visual.js';
 
 /** Every formula, in the order the task schema lists them. */
 export const FORMULAS = [
@@ -48,6 +49,7 @@ export const FORMULAS = [
   presence,
   speed,
   penetration,
+  visual,
 ] as const;
 
 /** Any validator a task can list: the union of every formula's spec. */

@@ -3,6 +3,7 @@
  * it sees each frame once, in tick order, live or replayed from a stream, and keeps bounded state.
  */
 import type { FrameView } from '../frame/frame.js';
+import type { Moment } from '../task/types.js';
 
 /** One scored requirement. A task's score is the fraction of its milestones that passed. */
 export interface Milestone {
@@ -23,6 +24,13 @@ export interface Milestone {
   description?: string;
   /** Why the metric could not be measured, when something beyond the formula decided (a non-finite frame). */
   note?: string;
+  /**
+   * The harness could not score it (a `visual` milestone with no judge, or a judge that crashed, timed out
+   * or printed no verdict): never passed, and its session is `errored`. `note` says why.
+   */
+  errored?: boolean;
+  /** A `visual` milestone's criterion, moments, images and verdict. */
+  visual?: VisualJudgement;
 }
 
 /** A running validator. */
@@ -36,4 +44,22 @@ export interface Validator {
    * null when there is none then. Reports plot it over time; sessions never call it.
    */
   trace?(): number | null;
+}
+
+/** What a judge said about a milestone's images. */
+export interface JudgeVerdict {
+  passed: boolean;
+  /** In [0, 1]. */
+  confidence: number;
+  reason: string;
+}
+
+/** The judged part of a `visual` milestone: its criterion, its images (paths) and the judge's verdict. */
+export interface VisualJudgement {
+  criterion: string;
+  /** The tick of each moment, or null for one that never happened. */
+  moments: { at: Moment; tick: number | null }[];
+  /** Image files, one per moment (absent until rendered). */
+  images?: string[];
+  verdict?: JudgeVerdict;
 }

@@ -35,10 +35,16 @@ export const runCommand: Command = {
                         errored; the session runs in a worker process, so the limit can stop it
   --substeps N          physics steps per tick (default: the task's, else 1)
   --duration SECONDS    simulated time (default: the task's)
+  --judge CMD           the judge command for the task's visual milestones (overrides the task's
+                        "judge"): it gets the rendered views and the criterion and prints
+                        { passed, confidence, reason } (docs/TASKS.md, "Visual judges")
+  --judge-images DIR    where the rendered views go (default: next to --out, FILE.visual/, else
+                        xrsim-out/visual/TASK-seedN-HAND)
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
                         milestones, stream, appErrors, firstAppError } as the last line
 
-Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad input.`,
+Exit codes: 0 all milestones passed, 1 some failed (or the run crashed, or a visual milestone could
+not be judged), 2 bad input.`,
   options: {
     task: { type: 'string' },
     scene: { type: 'string' },
@@ -54,6 +60,8 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
     app: { type: 'string' },
     'time-limit': { type: 'string' },
     planes: { type: 'boolean' },
+    judge: { type: 'string' },
+    'judge-images': { type: 'string' },
   },
   async run({ values, json }) {
     const v = values as Record<string, string | undefined>;
@@ -76,6 +84,10 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
         };
       }
       if (v.out) spec.record = { path: v.out, encoding: parseChoiceArg('encoding', v.encoding, ['lossless', 'quantised'] as const, 'lossless') };
+      if (v.judge !== undefined || v['judge-images'] !== undefined || v.out) {
+        const imagesDir = v['judge-images'] ?? (v.out ? `${v.out.replace(/\.xrs$/, '')}.visual` : undefined);
+        spec.judge = { ...(v.judge !== undefined ? { command: v.judge } : {}), ...(imagesDir ? { imagesDir } : {}) };
+      }
       const timeLimitSeconds = parseNumberArg('time-limit', v['time-limit'], false) ?? DEFAULT_TIME_LIMIT;
       result = await runSessionIsolated(spec, { timeLimitSeconds });
     } catch (err) {
@@ -92,7 +104,8 @@ Exit codes: 0 all milestones passed, 1 some failed (or the run crashed), 2 bad i
 };
 
 function printHuman(r: SessionResult): void {
-  if (r.status === 'errored') return;
+  // A session errored only by a milestone no judge could score still has the rest of its milestones to show.
+  if (r.status === 'errored' && r.error?.kind !== 'judge') return;
   const passed = r.milestones.filter((m) => m.passed).length;
   process.stdout.write(
     `${r.task} in ${r.scene}, seed ${r.seed}, ${r.hand} hand: ${r.status.toUpperCase()} ` +
