@@ -54,7 +54,14 @@ export interface SweepAggregate {
   /** Failed sessions with the lowest scores. */
   worstFailures: SessionResult[];
   slowest: (SessionResult & { seconds?: number })[];
+  /** Sessions with a video (`sweep --videos`), first by identity, at most {@link VIDEOS_SHOWN}. */
+  videos: SessionResult[];
+  /** How many sessions have a video. */
+  videoCount: number;
 }
+
+/** Videos the report embeds (the rest are listed by count: they sit beside their streams). */
+export const VIDEOS_SHOWN = 24;
 
 /** `task · app`, `scene · hand`. */
 const rowOf = (r: SessionResult) => (r.app ? `${r.task} · ${r.app}` : r.task);
@@ -71,7 +78,7 @@ export function compareIdentity(a: SessionResult, b: SessionResult): number {
 
 /** Reads the results twice (totals and ranges, then histograms) and returns the report's data. */
 export function aggregateResults(source: ResultSource): SweepAggregate {
-  const agg: SweepAggregate = { sessions: 0, passed: 0, failed: 0, errored: 0, seconds: 0, rows: [], columns: [], cells: new Map(), milestones: [], erroredByKind: new Map(), firstFailures: [], worstFailures: [], slowest: [] };
+  const agg: SweepAggregate = { sessions: 0, passed: 0, failed: 0, errored: 0, seconds: 0, rows: [], columns: [], cells: new Map(), milestones: [], erroredByKind: new Map(), firstFailures: [], worstFailures: [], slowest: [], videos: [], videoCount: 0 };
   const columns = new Set<string>();
   const milestones = new Map<string, MilestoneAggregate & { min: number; max: number }>();
   const byScore = (a: SessionResult, b: SessionResult) => a.score - b.score || compareIdentity(a, b);
@@ -92,6 +99,10 @@ export function aggregateResults(source: ResultSource): SweepAggregate {
     if (r.status !== 'passed') keepBest(agg.firstFailures, r, compareIdentity);
     if (r.status === 'failed') keepBest(agg.worstFailures, r, byScore);
     if (r.seconds !== undefined) keepBest(agg.slowest, r, bySlowness, 10);
+    if (r.video) {
+      agg.videoCount++;
+      keepBest(agg.videos, r, compareIdentity, VIDEOS_SHOWN);
+    }
     for (const m of r.milestones) {
       const key = `${r.task}\u0000${m.id}`;
       let entry = milestones.get(key);

@@ -75,6 +75,7 @@ export function htmlFromAggregate(title: string, agg: SweepAggregate, traces: Ma
     sweep ? errors(agg) : '',
     sweep ? failures('First failed and errored sessions', agg.firstFailures, agg.failed + agg.errored, traces) : '',
     sweep && worstNotListed(agg).length ? failures('Lowest-scoring failed sessions', worstNotListed(agg), agg.failed, traces) : '',
+    sweep ? videoSection(agg) : '',
     sweep ? slowest(agg) : '',
     '</body></html>',
   ];
@@ -122,7 +123,7 @@ function errors(agg: SweepAggregate): string {
 function failures(heading: string, shown: readonly SessionResult[], total: number, traces: Map<string, ValidatorTrace[]>): string {
   if (total === 0) return `<h2>${escape(heading)}</h2><p>None.</p>`;
   const sections = shown.map((r) => {
-    const head = `<h3>${escape(r.task)} — ${escape(sessionLabel(r))}: ${r.status}</h3>`;
+    const head = `<h3>${escape(r.task)} — ${escape(sessionLabel(r))}: ${r.status}</h3>${r.video ? videoTag(r.video) : ''}`;
     if (r.status === 'errored') return `${head}<p>${escape(r.error?.kind ?? '')}: ${escape(r.error?.message ?? '')}</p>`;
     const failedMilestones = r.milestones.filter((m) => !m.passed);
     const list = `<p>score ${r.score.toFixed(2)}; ${failedMilestones.map((m) => `<strong>${escape(m.id)}</strong> metric ${formatMetric(m.metric)} (needed ${m.comparison} ${m.threshold})`).join('; ')}</p>`;
@@ -147,6 +148,23 @@ function failures(heading: string, shown: readonly SessionResult[], total: numbe
 function worstNotListed(agg: SweepAggregate): SessionResult[] {
   const listed = new Set(agg.firstFailures.map(traceKey));
   return agg.worstFailures.filter((r) => !listed.has(traceKey(r)));
+}
+
+/**
+ * A session's video, by a path relative to the report (`writeReports` makes it so), so the report and the
+ * sweep folder move together.
+ */
+function videoTag(path: string): string {
+  const href = path.split(/[\\/]/).map(encodeURIComponent).join('/');
+  return `<video src="${escape(href)}" controls muted preload="metadata" width="320" height="240"></video>`;
+}
+
+/** The sessions' videos (`sweep --videos`), first by identity. */
+function videoSection(agg: SweepAggregate): string {
+  if (agg.videoCount === 0) return '';
+  const figures = agg.videos.map((r) => `<figure>${videoTag(r.video!)}<figcaption><strong>${escape(r.task)}</strong> — ${escape(sessionLabel(r))}: ${r.status}</figcaption></figure>`);
+  const more = agg.videoCount > agg.videos.length ? `<p>${agg.videos.length} of ${agg.videoCount} shown; every video sits beside its stream in streams/.</p>` : '';
+  return `<h2>Session videos</h2>${more}<div class="charts">${figures.join('\n')}</div>`;
 }
 
 function slowest(agg: SweepAggregate): string {

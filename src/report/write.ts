@@ -4,6 +4,7 @@
  * so a million-session sweep is reported in bounded memory.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { XrsimInputError } from '../errors.js';
 import type { SessionResult } from '../session/result.js';
 import { aggregateResults, type ResultSource } from './aggregate.js';
@@ -38,6 +39,13 @@ export function writeReports(results: readonly SessionResult[] | ResultSource, o
   if (options.html) {
     const html = options.html;
     const aggregate = aggregateResults(source);
+    // Videos are linked relative to the report, so that the report and the sweep folder move together.
+    const linked = new Set<SessionResult>();
+    for (const r of [...aggregate.videos, ...aggregate.firstFailures, ...aggregate.worstFailures]) {
+      if (!r.video || linked.has(r)) continue;
+      linked.add(r);
+      r.video = relative(dirname(resolve(html)), resolve(r.video));
+    }
     const traces = new Map<string, ValidatorTrace[]>();
     for (const r of [...aggregate.firstFailures, ...aggregate.worstFailures]) {
       if (r.status !== 'failed' || !r.stream || !existsSync(r.stream) || traces.has(traceKey(r))) continue;

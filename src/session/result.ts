@@ -40,6 +40,8 @@ export interface SessionResult {
   milestones: Milestone[];
   /** Path of the recorded stream, or null. */
   stream: string | null;
+  /** Path of a video of the recorded stream (sweeps with `--videos`), when one was made. */
+  video?: string;
   /** Content hash of the model. */
   modelHash: string;
   /** Exceptions and rejections recorded from app code (`app-error` events); 0 without an app. */

@@ -16,6 +16,8 @@ export type SweepResultLine = SessionResult & {
   spec?: SweepSpec;
   /** Wall seconds the session ran in its worker (harness time, not part of the result's identity). */
   seconds?: number;
+  /** Why `--videos` made no video of this session's stream. */
+  videoError?: string;
 };
 
 const CHUNK = 1 << 20;

@@ -16,6 +16,7 @@ import type { SweepResultLine } from './results.js';
 import { SweepTally, type SweepSummary } from './summary.js';
 import type { QueueSweepOptions } from '../queue/coordinator.js';
 import type { EntryRunner } from './entry-runner.js';
+import { checkSweepVideos, withVideo, type KeepVideos } from './videos.js';
 
 /** Options of {@link runSweep}. */
 export interface RunSweepOptions extends SweepOptions {
@@ -37,6 +38,17 @@ export interface RunSweepOptions extends SweepOptions {
    * again with recording (their hash checked against the first run), so passing sessions cost nothing.
    */
   keepStreams?: KeepStreams;
+  /**
+   * Which sessions get a video of their kept stream, next to it (`streams/<key>.webm`, from the head,
+   * 320x240 at 15 fps, ffmpeg): `none` (default), `failed` (failed and errored) or `all` (which keeps
+   * every stream unless `keepStreams` says otherwise). Local sweeps only.
+   */
+  videos?: KeepVideos;
+  /**
+   * The judge command for `visual` milestones (overrides the tasks' own). Images go next to the streams,
+   * in `streams/<key>.visual/`, and verdicts into each result's milestones. Local sweeps only.
+   */
+  judge?: string;
   /** Sessions in flight per unit of the executor's concurrency (default 2: the next job waits in each worker's queue). */
   inFlightPerWorker?: number;
   /**
@@ -74,8 +86,14 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   if (queue && (options.executor || options.keepStreams !== undefined)) {
     throw new XrsimInputError('a queue sweep runs on xrsim worker processes: their --keep-streams and --workers decide streams and pool size', { expected: 'queue without executor or keepStreams' });
   }
-  const keep = options.keepStreams ?? (queue ? 'none' : 'failed');
+  const videos = options.videos ?? 'none';
+  if (queue && (videos !== 'none' || options.judge !== undefined)) {
+    throw new XrsimInputError('videos and judges are made where the streams are: a queue sweep keeps them on its workers', { expected: 'a local sweep for --videos and --judge' });
+  }
+  const keep = options.keepStreams ?? (queue ? 'none' : videos === 'all' ? 'all' : 'failed');
   if (!['failed', 'all', 'none'].includes(keep)) throw new XrsimInputError(`keepStreams must be failed, all or none, got ${JSON.stringify(keep)}`, { expected: 'failed, all or none' });
+  checkSweepVideos(videos, keep);
+  if (options.judge !== undefined && (typeof options.judge !== 'string' || options.judge.trim() === '')) throw new XrsimInputError('judge must be a non-empty command line', { expected: 'a command line' });
   const workers = options.executor || queue ? undefined : resolveWorkerCount(options.workers).workers;
   const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
   const perWorker = options.inFlightPerWorker ?? 2;
@@ -104,7 +122,7 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   const resumed = folder.done.size;
   let runner: EntryRunner | null = queued;
   try {
-    runner ??= localRunner(options, { keep, workers, timeLimitSeconds, perWorker });
+    runner ??= localRunner(options, { keep, videos, workers, timeLimitSeconds, perWorker });
     for await (const line of runBounded(pendingEntries(plan.entries(), folder), runner.capacity, (entry) => runner!.run(entry))) {
       if (folder.done.has(line.key)) continue; // results are idempotent by key
       folder.append(line);
@@ -121,8 +139,8 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
 }
 
 /** The local runner: the caller's executor or a pool of the sweep's own (closed with the runner), recording what is kept. */
-function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; workers: number | undefined; timeLimitSeconds: number; perWorker: number }): EntryRunner {
-  const { keep, workers, timeLimitSeconds, perWorker } = settings;
+function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; videos: KeepVideos; workers: number | undefined; timeLimitSeconds: number; perWorker: number }): EntryRunner {
+  const { keep, videos, workers, timeLimitSeconds, perWorker } = settings;
   const streams = join(options.out, 'streams');
   if (keep !== 'none') prepareOutDir(streams);
   // A pool of its own unless the caller brings an executor (then the caller closes it).
@@ -130,7 +148,12 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; wo
   const executor = options.executor ?? ownPool!;
   return {
     capacity: executor.concurrency * perWorker,
-    run: (entry) => runKeepingStreams(executor, entry, { keep, streamPath: join(streams, `${entry.key}.xrs`), timeLimitSeconds }),
+    run: async (entry) => {
+      // Judging is scoring: the worker is told the judge and where its images go, the line records what ran.
+      const judged = { ...entry, spec: { ...entry.spec, judge: { ...(options.judge ? { command: options.judge } : {}), imagesDir: join(streams, `${entry.key}.visual`) } } };
+      const line = await runKeepingStreams(executor, judged, { keep, streamPath: join(streams, `${entry.key}.xrs`), timeLimitSeconds });
+      return withVideo({ ...line, spec: entry.spec }, videos);
+    },
     close: async () => {
       await ownPool?.close();
     },

@@ -20,7 +20,8 @@ export const sweepCommand: Command = {
   summary: 'run the task suite over seeds, hands and scenes on a worker pool',
   help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME[,NAME...]] [--seeds 1..N|LIST] [--hands both|right|left]
              [--scenes default|all|LIST] [--workers N] [--time-limit SECONDS] [--shard K/N]
-             [--keep-streams failed|all|none] [--junit FILE] [--html FILE] [--out DIR] [--json]
+             [--keep-streams failed|all|none] [--videos failed|all|none] [--judge CMD]
+             [--junit FILE] [--html FILE] [--out DIR] [--json]
              [--queue URL [--queue-name NAME] [--queue-window N] [--queue-attempts N]]
 
   TASK-GLOB           task ids or globs ('physics/*', 'xr/{palm-menu,poke-button}', 'xr/poke-?utton',
@@ -40,6 +41,11 @@ export const sweepCommand: Command = {
   --shard K/N         run only the K-th of N deterministic slices of the matrix (for CI matrices)
   --keep-streams K    keep frame streams in DIR/streams: failed (default: failed and crashed sessions
                       are run again with recording, so passing ones cost nothing), all, none
+  --videos V          a video of each kept stream, next to it (DIR/streams/KEY.webm, from the head,
+                      320x240 at 15 fps, ffmpeg), embedded in the HTML report: none (default),
+                      failed (failed and errored sessions), all (keeps every stream)
+  --judge CMD         the judge command for visual milestones (overrides the tasks' own); the views
+                      it judged go to DIR/streams/KEY.visual/ (docs/TASKS.md, "Visual judges")
   --junit FILE        write JUnit XML: one test case per session and milestone
   --html FILE         write a self-contained HTML report (pass matrix, milestone pass rates and
                       histograms, the first and worst failures with plots, the slowest sessions)
@@ -70,6 +76,8 @@ result already written is kept: run the same command again to resume).`,
     apps: { type: 'string' },
     shard: { type: 'string' },
     'keep-streams': { type: 'string' },
+    videos: { type: 'string' },
+    judge: { type: 'string' },
     junit: { type: 'string' },
     html: { type: 'string' },
     out: { type: 'string' },
@@ -83,7 +91,8 @@ result already written is kept: run the same command again to resume).`,
     const hands = parseHands(v.hands);
     const scenes = parseScenes(v.scenes);
     const queue = queueOptions(v);
-    const keepStreams = queue ? undefined : parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, 'failed');
+    const videos = parseChoiceArg('videos', v.videos, ['failed', 'all', 'none'] as const, 'none');
+    const keepStreams = queue ? undefined : parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, videos === 'all' ? 'all' : 'failed');
     const shard = v.shard === undefined ? undefined : parseShard(v.shard);
     const workers = queue ? undefined : parseWorkersArg('sweep', v.workers);
     // Reports come at the end of what may be hours: check their paths can be written before starting.
@@ -95,6 +104,8 @@ result already written is kept: run the same command again to resume).`,
       apps: v.apps,
       shard,
       keepStreams,
+      videos,
+      judge: v.judge,
       seeds: v.seeds === undefined ? undefined : parseSeeds(v.seeds),
       hands,
       scenes,
