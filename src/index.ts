@@ -19,7 +19,14 @@ export { runSession } from './session/run.js';
 /** A running simulation: `step()`, `run()`, `finish()`; and the function that starts one from a spec. */
 export { Session, createSession, type RunHooks, type SessionOptions } from './session/session.js';
 /** What to run: task, scene, seed, dominant hand, recording. */
-export { normalizeSpec, isSeed, type SessionSpec, type RecordOptions } from './session/spec.js';
+export { normalizeSpec, isSeed, type SessionSpec, type RecordOptions, type JudgeOptions } from './session/spec.js';
+/**
+ * Runs a spec to a result with its `visual` milestones judged: views rendered at their moments, handed to
+ * the judge command (`spec.judge.command`, else the validator's `judge`); the hash is that of `runSession`.
+ */
+export { runJudgedSession, DEFAULT_JUDGE_TIMEOUT } from './judge/session.js';
+/** Running a judge command on a request, and reading its verdict. */
+export { runJudge, parseVerdict, type JudgeRequest, type JudgeOutcome } from './judge/command.js';
 /** Sides: the dominant hand, and how scripts and references name a hand (`dominant`, `other`, `left`, `right`). */
 export { sideOf, otherSide, SIDE_REFS, type Handedness, type SideRef } from './hand/side.js';
 /** What a session produces. */
@@ -82,7 +89,7 @@ export type { PressesValidatorSpec, EventCountValidatorSpec, EventOrderValidator
 export type { CoverageValidatorSpec, ReachabilityValidatorSpec } from './validate/xr-space.js';
 export type { PenetrationValidatorSpec } from './validate/xr-penetration.js';
 /** Milestones and the validator interface. */
-export type { Milestone, Validator } from './validate/types.js';
+export type { Milestone, Validator, JudgeVerdict, VisualJudgement } from './validate/types.js';
 
 // Sensing
 /** The session's senses: depth information, detected planes, hit tests and anchors (`session.sensing`). */
@@ -197,6 +204,8 @@ export { FrameHasher } from './frame/hash.js';
 // Sweeps
 /** Runs a suite over seeds, hands and scenes on a worker pool; results are appended to `results.jsonl`. */
 export { runSweep, type RunSweepOptions, type SweepProgress } from './sweep/run.js';
+/** Which sessions of a sweep get a video of their kept stream (`--videos`). */
+export { SWEEP_VIDEO, type KeepVideos } from './sweep/videos.js';
 /** Running summaries of a sweep (per task, per milestone), in memory that does not grow with its sessions. */
 export { summarise, SweepTally, type SweepSummary, type TaskSummary, type MilestoneSummary } from './sweep/summary.js';
 /** The coordinator's core: a lazy source, a bounded number in flight on an executor, results in completion order. */
