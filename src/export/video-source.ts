@@ -11,7 +11,7 @@ import type { SimModel } from '../model/types.js';
 import type { GlRenderer, RenderedView } from '../render/gl-renderer.js';
 import { primitiveColours } from '../render/colours.js';
 import { sceneMesh } from '../render/mesh.js';
-import { CpuViewRenderer, RecordedScene, viewCamera, VIEW_KINDS, type ViewCamera } from '../render/view.js';
+import { CpuViewRenderer, LITTLE_ENDIAN, RecordedScene, viewCamera, VIEW_KINDS, type ViewCamera } from '../render/view.js';
 import { replayModelFromHeader } from '../stream/header.js';
 import type { StreamReader } from '../stream/reader.js';
 
@@ -21,7 +21,12 @@ export interface VideoFrameSource {
   readonly height: number;
   /** Simulated seconds the source covers (from 0). */
   readonly duration: number;
-  /** RGB bytes (rows from the top) of the picture at `seconds`; the buffer may be reused by the next call. */
+  /**
+   * How `frameAt`'s bytes are laid out: `rgb24` (default: 3 bytes a pixel) or `rgb0` (r, g, b and an unused
+   * byte: cheaper to fill from 32-bit colours). Rows from the top either way.
+   */
+  readonly pixelFormat?: 'rgb24' | 'rgb0';
+  /** The picture at `seconds`, in `pixelFormat`; the buffer may be reused by the next call. */
   frameAt(seconds: number): Uint8Array | Promise<Uint8Array>;
 }
 
@@ -41,6 +46,7 @@ export class SimulationViewSource implements VideoFrameSource {
   readonly width: number;
   readonly height: number;
   readonly duration: number;
+  readonly pixelFormat: 'rgb24' | 'rgb0';
   private readonly model: SimModel;
   private readonly scene: RecordedScene;
   private readonly frames: Generator<Frame>;
@@ -67,6 +73,7 @@ export class SimulationViewSource implements VideoFrameSource {
     this.duration = this.lastTick * this.dt;
     this.depthMount = reader.header.channels.find((c) => c.kind === 'depth')?.camera?.mount;
     this.cpu = options.gl ? null : new CpuViewRenderer(options.width, options.height);
+    this.pixelFormat = this.cpu && LITTLE_ENDIAN ? 'rgb0' : 'rgb24';
   }
 
   /** The tick shown at `seconds`: the nearest one, never past the last. */
@@ -84,7 +91,8 @@ export class SimulationViewSource implements VideoFrameSource {
       this.scene.advance(this.current);
     }
     const camera: RasterCamera = viewCamera(this.options.camera, this.current!, this.model, this.options, this.depthMount);
-    const view: RenderedView = this.cpu ? this.cpu.render(this.scene, camera) : this.options.gl!.render(sceneMesh(this.scene.geometry, VIEW_KINDS, this.colourOf), camera);
+    if (this.cpu) return this.pixelFormat === 'rgb0' ? this.cpu.renderRgb0(this.scene, camera) : this.cpu.render(this.scene, camera).rgb;
+    const view: RenderedView = this.options.gl!.render(sceneMesh(this.scene.geometry, VIEW_KINDS, this.colourOf), camera);
     return view.rgb;
   }
 }

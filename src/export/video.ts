@@ -19,11 +19,17 @@ const CODECS: Record<string, string[]> = {
   '.mp4': ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
 };
 
+/** Binaries found to run, by name: probing costs a process start (0.1–0.4 s), once per process is enough. */
+const runnable = new Set<string>();
+
 /** Whether ffmpeg can be run (`XRSIM_FFMPEG` names another binary). */
 export function ffmpegPath(): string | null {
   const path = process.env.XRSIM_FFMPEG || 'ffmpeg';
+  if (runnable.has(path)) return path;
   const probe = spawnSync(path, ['-version'], { stdio: 'ignore' });
-  return probe.error || probe.status !== 0 ? null : path;
+  if (probe.error || probe.status !== 0) return null;
+  runnable.add(path);
+  return path;
 }
 
 /** Options of {@link encodeVideo}. */
@@ -62,7 +68,7 @@ export async function encodeVideo(source: VideoFrameSource, options: VideoOption
   const ffmpeg = checkVideoOutput(options.out, source);
   const { fps } = options;
   const frames = Math.floor(source.duration * fps + 1e-9) + 1;
-  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${source.width}x${source.height}`, '-r', String(fps), '-i', 'pipe:0', ...CODECS[extname(options.out).toLowerCase()], '-r', String(fps), options.out];
+  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', source.pixelFormat ?? 'rgb24', '-s', `${source.width}x${source.height}`, '-r', String(fps), '-i', 'pipe:0', ...CODECS[extname(options.out).toLowerCase()], '-r', String(fps), options.out];
   const child = spawn(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -72,10 +78,15 @@ export async function encodeVideo(source: VideoFrameSource, options: VideoOption
   });
   let pipeError: Error | null = null;
   child.stdin.on('error', (err) => (pipeError = err));
+  // The source may reuse its buffer before ffmpeg has read a frame, so each is copied, into a ring of
+  // buffers reused once written (not a fresh buffer a frame: at 640x480 that kept the collector busy).
+  const ring = new FrameRing();
   // Waits for ffmpeg to take more, or to be gone (then the loop stops and its exit status says why).
-  const writeFrame = async (rgb: Uint8Array) => {
-    // Copy: the source may reuse its buffer before ffmpeg has read this one.
-    if (!child.stdin.write(Buffer.from(rgb))) await Promise.race([new Promise((resolve) => child.stdin.once('drain', resolve)), exited]);
+  const writeFrame = async (pixels: Uint8Array) => {
+    const buffer = await ring.take(pixels.length, exited);
+    buffer.set(pixels);
+    const flowing = child.stdin.write(buffer, () => ring.give(buffer));
+    if (!flowing) await Promise.race([new Promise((resolve) => child.stdin.once('drain', resolve)), exited]);
   };
   try {
     for (let k = 0; k < frames && pipeError === null && child.exitCode === null; k++) {
@@ -88,4 +99,36 @@ export async function encodeVideo(source: VideoFrameSource, options: VideoOption
   const code = await exited;
   if (code !== 0) throw new Error(`ffmpeg failed (exit ${code}): ${stderr.trim()}`);
   return { out: options.out, frames, fps, duration: frames / fps, width: source.width, height: source.height };
+}
+
+/** Frame buffers handed to the pipe and taken back once written (a few: the pipe's buffer holds several frames). */
+class FrameRing {
+  private readonly free: Buffer[] = [];
+  private created = 0;
+  private waiting: (() => void) | null = null;
+
+  constructor(private readonly size = 6) {}
+
+  /** A buffer of `bytes`, waiting for one to come back when all are in the pipe (or until `gone` settles). */
+  async take(bytes: number, gone: Promise<unknown>): Promise<Buffer> {
+    for (;;) {
+      const buffer = this.free.pop();
+      if (buffer?.length === bytes) return buffer;
+      if (buffer) this.created--; // another size: let it go
+      if (this.created < this.size) {
+        this.created++;
+        return Buffer.allocUnsafe(bytes);
+      }
+      await Promise.race([new Promise<void>((resolve) => (this.waiting = resolve)), gone]);
+      // ffmpeg is gone: a fresh buffer lets the loop reach its exit check.
+      if (this.free.length === 0) return Buffer.allocUnsafe(bytes);
+    }
+  }
+
+  give(buffer: Buffer): void {
+    this.free.push(buffer);
+    const wake = this.waiting;
+    this.waiting = null;
+    wake?.();
+  }
 }

@@ -2,7 +2,7 @@
  * What a point-of-view image shows (`RecordedScene`, the scene as recorded), the cameras to look from, and
  * the CPU renderer. The GPU path is `gl-renderer.ts`.
  */
-import { DepthRaster, pinholeCamera, primitiveOfFace, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
+import { DepthRaster, FACES_PER_PRIMITIVE, pinholeCamera, primitiveOfFace, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
 import type { FrameView } from '../frame/frame.js';
 import { composePose, quatFromAxes, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
@@ -61,7 +61,10 @@ export function renderOnCpu(scene: RecordedScene, camera: RasterCamera): Rendere
 export class CpuViewRenderer {
   private readonly raster: DepthRaster;
   private readonly rgb: Uint8Array;
-  private palette = new Uint8Array(0);
+  /** The image as one 32-bit word a pixel (bytes r, g, b, 0 on little-endian machines), for videos. */
+  private readonly packed: Uint32Array;
+  /** Colour per face id + 1 (0: nothing drawn), packed r | g << 8 | b << 16: one load per pixel, no division. */
+  private faceColours = new Uint32Array(1);
   private paletteFor = -1;
 
   constructor(
@@ -70,26 +73,49 @@ export class CpuViewRenderer {
   ) {
     this.raster = new DepthRaster(width, height);
     this.rgb = new Uint8Array(width * height * 3);
+    this.packed = new Uint32Array(width * height);
   }
 
   render(scene: RecordedScene, camera: RasterCamera): RenderedView {
-    const g = scene.geometry;
-    // Primitives only ever get added (surfaces at run time), and keep their colour.
-    if (this.paletteFor !== g.count) {
-      this.palette = new Uint8Array(g.count * 3);
-      const colourOf = primitiveColours(scene);
-      for (let i = 0; i < g.count; i++) this.palette.set(colourOf(i), i * 3);
-      this.paletteFor = g.count;
-    }
-    this.raster.render(g, camera, VIEW_KINDS);
-    const { id } = this.raster;
-    const { rgb, palette } = this;
+    const id = this.rasterize(scene, camera);
+    const { rgb, faceColours } = this;
     for (let i = 0, o = 0; i < id.length; i++, o += 3) {
-      const p = id[i] >= 0 ? primitiveOfFace(id[i]) * 3 : -1;
-      rgb[o] = p < 0 ? 0 : palette[p];
-      rgb[o + 1] = p < 0 ? 0 : palette[p + 1];
-      rgb[o + 2] = p < 0 ? 0 : palette[p + 2];
+      const c = faceColours[id[i] + 1];
+      rgb[o] = c & 255;
+      rgb[o + 1] = (c >> 8) & 255;
+      rgb[o + 2] = c >> 16;
     }
     return { width: this.width, height: this.height, rgb, depth: this.raster.depth };
   }
+
+  /**
+   * The image as 4 bytes a pixel, r, g, b and an unused byte (ffmpeg's `rgb0`): one store a pixel instead
+   * of three, which is most of the colouring's cost in a video. Valid until the next call.
+   */
+  renderRgb0(scene: RecordedScene, camera: RasterCamera): Uint8Array {
+    const id = this.rasterize(scene, camera);
+    const { packed, faceColours } = this;
+    for (let i = 0; i < id.length; i++) packed[i] = faceColours[id[i] + 1];
+    return new Uint8Array(packed.buffer);
+  }
+
+  /** Renders face ids, refreshing the colour table when primitives were added. */
+  private rasterize(scene: RecordedScene, camera: RasterCamera): Int32Array {
+    const g = scene.geometry;
+    // Primitives only ever get added (surfaces at run time), and keep their colour.
+    if (this.paletteFor !== g.count) {
+      this.faceColours = new Uint32Array(g.count * FACES_PER_PRIMITIVE + 1);
+      const colourOf = primitiveColours(scene);
+      for (let face = 0; face < g.count * FACES_PER_PRIMITIVE; face++) {
+        const [r, gr, b] = colourOf(primitiveOfFace(face));
+        this.faceColours[face + 1] = r | (gr << 8) | (b << 16);
+      }
+      this.paletteFor = g.count;
+    }
+    this.raster.render(g, camera, VIEW_KINDS);
+    return this.raster.id;
+  }
 }
+
+/** Whether 32-bit words are stored little-endian here (then a packed r | g << 8 | b << 16 reads as r, g, b, 0). */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
