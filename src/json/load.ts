@@ -1,9 +1,13 @@
 /**
  * Reading JSON data files (scenes, tasks) with errors that say where the problem is.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { XrsimInputError, pointerToJsonPath } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { lineAndColumn, locateJsonSyntaxError } from './syntax.js';
 
 /** The largest scene, task or hand-model file read (the shipped ones are a few kilobytes). */
@@ -55,16 +59,50 @@ export function parseJsonText(text: string, file: string): unknown {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, discriminator: true });
-const compiled = new Map<string, ValidateFunction>();
+/** How schemas are compiled, at run time and by `scripts/precompile-schemas.mjs`. */
+export const AJV_OPTIONS: Options = { allErrors: true, strict: true, allowUnionTypes: true, discriminator: true };
+/** The shipped schemas as standalone validators, written by `npm run build` (`scripts/precompile-schemas.mjs`). */
+export const PRECOMPILED_SCHEMAS = join(PACKAGE_ROOT, 'dist', 'schemas', 'precompiled.cjs');
 
-function compiledSchema(schemaPath: string): ValidateFunction {
-  let validate = compiled.get(schemaPath);
-  if (!validate) {
-    validate = ajv.compile(readJsonFile(schemaPath) as object);
-    compiled.set(schemaPath, validate);
+const ajv = new Ajv(AJV_OPTIONS);
+/** Per schema file: its `$id` and its validator. */
+const compiled = new Map<string, { id: string; validate: ValidateFunction }>();
+const added = new Set<string>();
+
+type Precompiled = Record<string, ValidateFunction> & { __schemaHashes: Record<string, string> };
+let precompiled: Precompiled | null | undefined;
+
+/**
+ * The build's standalone validators, or null where there are none (a checkout not built yet). Compiling the
+ * task schema at run time costs about a second, most of what opening a stream in the viewer waited for.
+ */
+function precompiledValidators(): Precompiled | null {
+  if (precompiled === undefined) {
+    try {
+      precompiled = createRequire(import.meta.url)(PRECOMPILED_SCHEMAS) as Precompiled;
+    } catch {
+      precompiled = null;
+    }
   }
-  return validate;
+  return precompiled;
+}
+
+function compiledSchema(schemaPath: string): { id: string; validate: ValidateFunction } {
+  let entry = compiled.get(schemaPath);
+  if (!entry) {
+    const text = readTextFile(schemaPath);
+    const schema = parseJsonText(text, schemaPath) as { $id: string };
+    const ready = precompiledValidators();
+    // Used only when made from this very file: an edited schema is compiled afresh.
+    const fresh = ready?.__schemaHashes[schema.$id] === createHash('sha256').update(text).digest('hex') && typeof ready[schema.$id] === 'function';
+    if (!added.has(schema.$id)) {
+      ajv.addSchema(schema); // for schemas compiled here that refer to it (no compiling yet)
+      added.add(schema.$id);
+    }
+    entry = { id: schema.$id, validate: fresh ? ready![schema.$id] : ajv.getSchema(schema.$id)! };
+    compiled.set(schemaPath, entry);
+  }
+  return entry;
 }
 
 /**
@@ -74,7 +112,7 @@ function compiledSchema(schemaPath: string): ValidateFunction {
 export function validateAgainstSchema(schemaPath: string, data: unknown, file: string, dependencies: string[] = []): void {
   for (const dependency of dependencies) compiledSchema(dependency);
   checkNumbers(data, file, '');
-  report(compiledSchema(schemaPath), data, file, '');
+  report(compiledSchema(schemaPath).validate, data, file, '');
 }
 
 /**
@@ -83,8 +121,10 @@ export function validateAgainstSchema(schemaPath: string, data: unknown, file: s
  */
 export function validateAgainstDefinition(schemaPath: string, definition: string, data: unknown, file: string, prefix: string, dependencies: string[] = []): void {
   for (const dependency of dependencies) compiledSchema(dependency);
-  const root = compiledSchema(schemaPath).schema as { $id: string };
-  const validate = ajv.getSchema(`${root.$id}#/definitions/${definition}`);
+  const root = compiledSchema(schemaPath);
+  const key = `${root.id}#/definitions/${definition}`;
+  const ready = precompiledValidators();
+  const validate = root.validate === ready?.[root.id] ? ready[key] : ajv.getSchema(key);
   if (!validate) throw new Error(`schema ${schemaPath} has no definition "${definition}"`);
   checkNumbers(data, file, prefix);
   report(validate, data, file, prefix);

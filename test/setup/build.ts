@@ -14,5 +14,6 @@ export default function setup(): void {
   // The viewer's page, compiled with the DOM library.
   run([tsc, '-p', 'src/view/page/tsconfig.json']);
   run(['scripts/build-shim.mjs']);
+  run(['scripts/precompile-schemas.mjs']);
   run(['scripts/mark-executable.mjs']);
 }

@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 import { ExitCode, XrsimInputError } from '../../errors.js';
 import { StreamReader } from '../../stream/reader.js';
 import { SINGLE_STREAM_ID } from '../../view/catalog.js';
-import { screenshotViewer } from '../../view/screenshot.js';
 import { startViewer } from '../../view/server.js';
 import { printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
@@ -64,6 +63,9 @@ Exit codes: 0 served or saved, 1 the page reported errors, 2 bad input.`,
     }
     if (v.screenshot !== undefined) {
       try {
+        // Loaded only for screenshots: playwright-core takes 0.3–1.5 s to import, and every xrsim command
+        // (this module is imported by the CLI's command table) would pay it before doing anything.
+        const { screenshotViewer } = await import('../../view/screenshot.js');
         const report = await screenshotViewer(viewer.url, {
           path: v.screenshot,
           session: v.session,
