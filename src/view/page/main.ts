@@ -41,10 +41,11 @@ async function boot(): Promise<void> {
   );
   document.getElementById('replay')!.classList.remove('hidden');
   document.getElementById('timeline')!.classList.remove('hidden');
-  const replay = new Replay(meta, session);
+  const firstTick = Number(params.get('tick') ?? 0);
+  const replay = new Replay(meta, session, firstTick);
   window.xrsimViewer.replay = replay;
   document.getElementById('status')!.textContent = 'reading the whole stream for the timeline…';
-  await replay.start(Number(params.get('tick') ?? 0));
+  await replay.start(firstTick);
   window.xrsimViewer.firstFrameAt = replay.firstFrameAt;
 }
 

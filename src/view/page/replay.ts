@@ -46,11 +46,17 @@ export class Replay {
   private drawnWaiters: { tick: number; resolve: () => void }[] = [];
   timeline: Timeline | null = null;
 
+  /**
+   * @param firstTick the tick that will be shown first: its chunk is fetched at once, while the renderer and
+   *   the room are built (the first frame waits for both)
+   */
   constructor(
     readonly meta: StreamMeta,
     private readonly session: SessionSummary,
+    firstTick = 0,
   ) {
     this.client = new StreamClient(meta);
+    void this.client.chunk(this.client.chunkOf(Math.max(0, Math.min(meta.frames - 1, Math.round(firstTick))))).catch(() => undefined);
     this.firstFrame = new Promise((resolve) => (this.resolveFirstFrame = resolve));
     const host = document.getElementById('scene')!;
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
