@@ -17,8 +17,9 @@ import { modelFromHeader } from '../../stream/header.js';
 import { StreamReader } from '../../stream/reader.js';
 import { parseChoiceArg, parseNumberArg, printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
-import { checkVideoOutput, encodeVideo } from '../../export/video.js';
+import { checkVideoOutput, encodeVideo, type VideoReport } from '../../export/video.js';
 import { SimulationViewSource } from '../../export/video-source.js';
+import { defaultRenderThreads, ParallelViewSource } from '../../export/parallel-view-source.js';
 
 /** Set in the child process the command re-runs itself as under `xvfb-run`. */
 const UNDER_XVFB = 'XRSIM_RENDER_UNDER_XVFB';
@@ -42,6 +43,8 @@ export const renderCommand: Command = {
   --video OUT.webm|.mp4 encode the whole session as a video with ffmpeg (WebM: VP9, MP4: H.264); frame k
                         shows simulated time k / fps
   --fps N               video frames per second (default 30)
+  --threads N           render threads for a video with the CPU renderer (default: one per core,
+                        at most 4)
   --depth               also write depth as 16-bit greyscale PNGs in millimetres (VIEW.depth.png,
                         frame-NNNNNN.depth.png), 0 where nothing is in view
   --renderer gl|cpu     headless-gl (default) or the CPU depth kernel (no install needed)
@@ -53,6 +56,7 @@ itself under xvfb-run -a. Without gl it explains how to install it and exits 2.
 Videos need ffmpeg (sudo apt-get install -y ffmpeg); without it the command says so and exits 2.
 Exit codes: 0 written, 2 bad input or no renderer.`,
   options: {
+    threads: { type: 'string' },
     tick: { type: 'string' },
     out: { type: 'string' },
     every: { type: 'string' },
@@ -101,8 +105,16 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
       let gl: GlRenderer | null = null;
       if (renderer === 'gl') gl = new GlRenderer(size.width, size.height);
       if (video) {
-        const report = await encodeVideo(new SimulationViewSource(reader, { camera, ...size, gl: gl ?? undefined }), { out: v.video!, fps, progress: videoProgress(v.video!) });
-        gl?.dispose();
+        // The CPU renderer draws on several threads; headless-gl runs in one thread per process.
+        const threads = v.threads === undefined ? defaultRenderThreads() : integerArg('threads', v.threads, 1, 64);
+        const source = gl ? new SimulationViewSource(reader, { camera, ...size, gl }) : new ParallelViewSource(file, { camera, ...size }, fps, threads);
+        let report: VideoReport;
+        try {
+          report = await encodeVideo(source, { out: v.video!, fps, progress: videoProgress(v.video!) });
+        } finally {
+          if (source instanceof ParallelViewSource) await source.close();
+          gl?.dispose();
+        }
         if (json) printJson({ file, renderer, camera, video: report.out, frames: report.frames, fps: report.fps, duration: report.duration, width: report.width, height: report.height });
         else process.stdout.write(`wrote ${report.out}: ${report.frames} frames at ${report.fps} fps (${report.duration.toFixed(2)} s) with the ${renderer} renderer\n`);
         return ExitCode.ok;
