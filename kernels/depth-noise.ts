@@ -80,10 +80,11 @@ export class DepthNoiseStreams {
 
 /**
  * Writes the sensor's reading of the ideal image `depth` (z-depth in metres, Infinity for nothing) into
- * `out` as millimetres, for rows `rowStart` to `rowEnd − 1` (all by default). `incidence` is |cos| of each
- * pixel's angle to the surface. `frame` is the sensor frame number, which with `noise` fixes every draw.
- * With `noise` null only the range limits and quantisation apply (the `ideal` preset). Mixed pixels read the
- * ideal depth of the rows above and below, so those must be rendered too.
+ * `out` as millimetres, for rows `rowStart` to `rowEnd − 1` and columns `colStart` to `colEnd − 1` (all by
+ * default). `incidence` is |cos| of each pixel's angle to the surface. `frame` is the sensor frame number,
+ * which with `noise` fixes every draw. With `noise` null only the range limits and quantisation apply (the
+ * `ideal` preset). Mixed pixels read the ideal depth of their 4-neighbours (also outside the window), so
+ * those must be rendered too.
  */
 export function measureDepth(
   depth: Float32Array,
@@ -96,14 +97,18 @@ export function measureDepth(
   frame = 0,
   rowStart = 0,
   rowEnd = height,
+  colStart = 0,
+  colEnd = width,
 ): void {
   if (!noise) {
-    for (let i = rowStart * width; i < rowEnd * width; i++) out[i] = quantise(depth[i], p.minRange, p.maxRange);
+    for (let row = rowStart; row < rowEnd; row++) {
+      for (let i = row * width + colStart; i < row * width + colEnd; i++) out[i] = quantise(depth[i], p.minRange, p.maxRange);
+    }
     return;
   }
   noise.seek(frame);
   const edges = p.mixedPixel > 0 ? noise.edgeFlags(width * height) : null;
-  if (edges) flagSteps(depth, width, height, p.edgeStep, edges, rowStart, rowEnd);
+  if (edges) flagSteps(depth, width, height, p.edgeStep, edges, rowStart, rowEnd, colStart, colEnd);
   const { error, mixed, grazing } = noise;
   const grazingSpan = p.grazingCosStart - p.grazingCosFull;
   const { minRange, maxRange, bias1, sigma0, sigma1, sigma2, edgeStep, mixedPixel, grazingCosFull, grazingCosStart } = p;
@@ -111,7 +116,7 @@ export function measureDepth(
   const eo = error.offset;
   for (let row = rowStart; row < rowEnd; row++) {
     const o = row * width;
-    for (let col = 0; col < width; col++) {
+    for (let col = colStart; col < colEnd; col++) {
       const i = o + col;
       let z = depth[i];
       if (z === Infinity) {
@@ -160,20 +165,22 @@ export function measureDepth(
       out[i] = millimetres(z);
     }
   }
-  if (p.dropout > 0) dropOut(noise.dropout, p.dropout, width, out, rowStart, rowEnd);
+  if (p.dropout > 0) dropOut(noise.dropout, p.dropout, width, out, rowStart, rowEnd, colStart, colEnd);
 }
 
 /**
- * Marks in `edges` (1) every pixel of rows `rowStart`..`rowEnd − 1` that differs from a 4-neighbour by more
- * than `edgeStep` (or has no surface next to a surface): the only candidates for mixed pixels. Each
- * horizontal and vertical pair is compared once.
+ * Marks in `edges` (1) every pixel of the window (rows `rowStart`..`rowEnd − 1`, columns `colStart`..
+ * `colEnd − 1`) that differs from a 4-neighbour by more than `edgeStep` (or has no surface next to a
+ * surface): the only candidates for mixed pixels. Each horizontal and vertical pair is compared once.
+ * (Flags just outside the window may be set too; they are not read.)
  */
-function flagSteps(depth: Float32Array, width: number, height: number, edgeStep: number, edges: Uint8Array, rowStart: number, rowEnd: number): void {
-  edges.fill(0, rowStart * width, rowEnd * width);
+function flagSteps(depth: Float32Array, width: number, height: number, edgeStep: number, edges: Uint8Array, rowStart: number, rowEnd: number, colStart: number, colEnd: number): void {
+  for (let row = rowStart; row < rowEnd; row++) edges.fill(0, row * width + colStart, row * width + colEnd);
+  const firstCol = Math.max(0, colStart - 1);
   for (let row = Math.max(0, rowStart - 1); row < Math.min(height, rowEnd + 1); row++) {
     const o = row * width;
     const below = row < height - 1;
-    for (let col = 0; col < width; col++) {
+    for (let col = firstCol; col < colEnd; col++) {
       const i = o + col;
       const z = depth[i];
       if (col < width - 1 && Math.abs(depth[i + 1] - z) > edgeStep) {
@@ -193,16 +200,17 @@ function flagSteps(depth: Float32Array, width: number, height: number, edgeStep:
  * are applied last. Along each row, the gaps between dropped pixels are geometric, ⌊ln u / ln(1 − p)⌋:
  * one draw per dropout (row r's are draws r·(width + 1), r·(width + 1) + 1, ...).
  */
-function dropOut(stream: CounterStream, probability: number, width: number, out: Uint16Array, rowStart: number, rowEnd: number): void {
+function dropOut(stream: CounterStream, probability: number, width: number, out: Uint16Array, rowStart: number, rowEnd: number, colStart: number, colEnd: number): void {
   if (probability >= 1) {
-    out.fill(0, rowStart * width, rowEnd * width);
+    for (let row = rowStart; row < rowEnd; row++) out.fill(0, row * width + colStart, row * width + colEnd);
     return;
   }
   const gapScale = 1 / Math.log1p(-probability);
   for (let row = rowStart; row < rowEnd; row++) {
+    // The gaps are walked from the row's start, whatever the window: a dropout's place depends on those before it.
     let draw = row * (width + 1);
-    for (let col = Math.floor(Math.log(stream.uniformOpen(draw++)) * gapScale); col < width; col += 1 + Math.floor(Math.log(stream.uniformOpen(draw++)) * gapScale)) {
-      out[row * width + col] = 0;
+    for (let col = Math.floor(Math.log(stream.uniformOpen(draw++)) * gapScale); col < colEnd; col += 1 + Math.floor(Math.log(stream.uniformOpen(draw++)) * gapScale)) {
+      if (col >= colStart) out[row * width + col] = 0;
     }
   }
 }

@@ -53,10 +53,17 @@ export class DepthRaster {
   private readonly rayLength: Float64Array;
   /** The intrinsics the ray tables were made for. */
   private readonly intrinsics = new Float64Array(4).fill(NaN);
-  /** The four side planes of the view frustum in camera coordinates (unit normals pointing inside). */
+  /** The four side planes of the view frustum in camera coordinates (unit normals pointing inside): left, right, top, bottom. */
   private readonly sides = new Float64Array(12);
+  /** What the side planes were made for: rowMin, rowMax, colMin, colMax, fx, fy, cx, cy. */
+  private readonly window = new Float64Array(8).fill(NaN);
   /** Pixel lattice of the current render: 1 every pixel, 2 every other pixel of every other row. */
   lattice = 1;
+  /** The window of the current render: only rows `rowMin`..`rowMax` and columns `colMin`..`colMax` are written. */
+  rowMin = 0;
+  rowMax = 0;
+  colMin = 0;
+  colMax = 0;
 
   constructor(
     readonly width: number,
@@ -72,13 +79,28 @@ export class DepthRaster {
 
   /**
    * Renders the enabled primitives whose kind bit is in `kinds` (see DRAW_*). With `lattice` 2, only pixels
-   * in even rows and even columns are written (the others keep whatever they held).
+   * in even rows and even columns are written (the others keep whatever they held). With a window (rows
+   * `rowMin`..`rowMax`, columns `colMin`..`colMax`; lattice 1 only) only its pixels are written, with the
+   * values a whole render gives them, and only primitives that can reach it are drawn: an app that reads a
+   * few pixels needs only those and their neighbours.
    */
-  render(g: SceneGeometry, camera: RasterCamera, kinds: number, lattice = 1): void {
-    this.depth.fill(Infinity);
-    this.id.fill(-1);
+  render(g: SceneGeometry, camera: RasterCamera, kinds: number, lattice = 1, rowMin = 0, rowMax = this.height - 1, colMin = 0, colMax = this.width - 1): void {
+    if (colMin === 0 && colMax === this.width - 1) {
+      this.depth.fill(Infinity, rowMin * this.width, (rowMax + 1) * this.width);
+      this.id.fill(-1, rowMin * this.width, (rowMax + 1) * this.width);
+    } else {
+      for (let row = rowMin; row <= rowMax; row++) {
+        this.depth.fill(Infinity, row * this.width + colMin, row * this.width + colMax + 1);
+        this.id.fill(-1, row * this.width + colMin, row * this.width + colMax + 1);
+      }
+    }
     this.lattice = lattice;
+    this.rowMin = rowMin;
+    this.rowMax = rowMax;
+    this.colMin = colMin;
+    this.colMax = colMax;
     this.prepare(camera);
+    this.frameWindow(camera, rowMin, rowMax, colMin, colMax);
     for (let i = 0; i < g.count; i++) {
       if (!g.enabled(i) || ((1 << g.kind(i)) & kinds) === 0) continue;
       if (this.culled(g, i, camera)) continue;
@@ -90,7 +112,7 @@ export class DepthRaster {
     }
   }
 
-  /** The ray tables and frustum planes for `camera`'s intrinsics (rebuilt only when they change). */
+  /** The ray tables for `camera`'s intrinsics (rebuilt only when they change). */
   private prepare(camera: RasterCamera): void {
     const { fx, fy, cx, cy, width, height } = camera;
     const k = this.intrinsics;
@@ -105,8 +127,17 @@ export class DepthRaster {
         this.rayLength[row * width + col] = Math.sqrt(rx * rx + ry * ry + 1);
       }
     }
-    // Image edges u = 0, u = width, v = 0, v = height as planes through the camera: n · p ≥ 0 inside.
-    const planes = [fx, 0, -cx, -fx, 0, -(width - cx), 0, -fy, -cy, 0, fy, -(height - cy)];
+  }
+
+  /** The frustum's side planes for a window of the image (the image's edges when it is all of it). */
+  private frameWindow(camera: RasterCamera, rowMin: number, rowMax: number, colMin: number, colMax: number): void {
+    const w = this.window;
+    const { fx, fy, cx, cy } = camera;
+    if (w[0] === rowMin && w[1] === rowMax && w[2] === colMin && w[3] === colMax && w[4] === fx && w[5] === fy && w[6] === cx && w[7] === cy) return;
+    w[0] = rowMin; w[1] = rowMax; w[2] = colMin; w[3] = colMax; w[4] = fx; w[5] = fy; w[6] = cx; w[7] = cy;
+    // u ≥ colMin, u ≤ colMax + 1, v ≥ rowMin and v ≤ rowMax + 1 as planes through the camera, n · p ≥ 0
+    // inside (u = cx + fx·x / −z, v = cy − fy·y / −z).
+    const planes = [fx, 0, -(cx - colMin), -fx, 0, -(colMax + 1 - cx), 0, -fy, -(cy - rowMin), 0, fy, -(rowMax + 1 - cy)];
     for (let p = 0; p < 4; p++) {
       const n = Math.hypot(planes[p * 3], planes[p * 3 + 1], planes[p * 3 + 2]);
       for (let c = 0; c < 3; c++) this.sides[p * 3 + c] = planes[p * 3 + c] / n;
@@ -238,7 +269,7 @@ export class DepthRaster {
       }
     }
     if (m < 3) return;
-    const { fx, fy, cx, cy, width, height, far } = camera;
+    const { fx, fy, cx, cy, width, far } = camera;
     let vmin = Infinity;
     let vmax = -Infinity;
     for (let k = 0; k < m; k++) {
@@ -249,8 +280,8 @@ export class DepthRaster {
     }
     // Rows whose centre (row + 0.5) lies in [vmin, vmax): top-left rule.
     const step = this.lattice;
-    const rowStart = alignUp(Math.max(0, Math.ceil(vmin - 0.5)), step);
-    const rowEnd = Math.min(height - 1, Math.ceil(vmax - 0.5) - 1);
+    const rowStart = alignUp(Math.max(this.rowMin, Math.ceil(vmin - 0.5)), step);
+    const rowEnd = Math.min(this.rowMax, Math.ceil(vmax - 0.5) - 1);
     const depth = this.depth;
     const ids = this.id;
     const incidence = this.incidence;
@@ -270,8 +301,8 @@ export class DepthRaster {
         }
       }
       if (xmin >= xmax) continue;
-      const colStart = alignUp(Math.max(0, Math.ceil(xmin - 0.5)), step);
-      const colEnd = Math.min(width - 1, Math.ceil(xmax - 0.5) - 1);
+      const colStart = alignUp(Math.max(this.colMin, Math.ceil(xmin - 0.5)), step);
+      const colEnd = Math.min(this.colMax, Math.ceil(xmax - 0.5) - 1);
       const ry = this.rayY[row];
       const base = ny * ry - nz;
       const o = row * width;

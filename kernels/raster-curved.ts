@@ -10,6 +10,11 @@ import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
 export interface CurvedTarget {
   /** 1: every pixel; 2: every other pixel of every other row. */
   readonly lattice: number;
+  /** The window being rendered (rows and columns, inclusive; or all of the image). */
+  readonly rowMin: number;
+  readonly rowMax: number;
+  readonly colMin: number;
+  readonly colMax: number;
   readonly rayX: Float64Array;
   readonly rayY: Float64Array;
   readonly depth: Float32Array;
@@ -29,14 +34,14 @@ export class CurvedRasterizer {
    * and `t` the primitive's origin in camera coordinates.
    */
   draw(g: SceneGeometry, i: number, camera: RasterCamera, m: Float64Array, t: Float64Array, raster: CurvedTarget): void {
-    const { width, height, near, far } = camera;
+    const { width, near, far } = camera;
     if (!this.projectedBounds(g, i, camera, m, t)) return;
     const bounds = this.bounds;
     const step = raster.lattice;
-    const c0 = alignUp(Math.max(0, Math.floor(bounds[0] - 0.5)), step);
-    const c1 = Math.min(width - 1, Math.ceil(bounds[1] - 0.5));
-    const r0 = alignUp(Math.max(0, Math.floor(bounds[2] - 0.5)), step);
-    const r1 = Math.min(height - 1, Math.ceil(bounds[3] - 0.5));
+    const c0 = alignUp(Math.max(raster.colMin, Math.floor(bounds[0] - 0.5)), step);
+    const c1 = Math.min(raster.colMax, Math.ceil(bounds[1] - 0.5));
+    const r0 = alignUp(Math.max(raster.rowMin, Math.floor(bounds[2] - 0.5)), step);
+    const r1 = Math.min(raster.rowMax, Math.ceil(bounds[3] - 0.5));
     // The camera origin in local coordinates: −mᵀ·t.
     const ox = -(m[0] * t[0] + m[3] * t[1] + m[6] * t[2]);
     const oy = -(m[1] * t[0] + m[4] * t[1] + m[7] * t[2]);

@@ -10,7 +10,7 @@
  * raw Rapier pipeline; non-finite event floats written as one canonical NaN; app-error stacks that keep only
  * the app's own frames.
  */
-export const KERNEL_VERSION = '5';
+export const KERNEL_VERSION = '6';
 
 /** Version of the `.xrs` container layout. Readers refuse other versions. */
 export const STREAM_FORMAT_VERSION = 1;

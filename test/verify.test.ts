@@ -63,6 +63,36 @@ describe('verifyStream', () => {
     expect(report.firstDivergence).toMatchObject({ tick: editedTick, channel: 'events' });
   });
 
+  it('names the depth channel when only a recorded depth pixel differs', async () => {
+    // Frame hashes cover what fixes a depth image, not its pixels: verify compares the images themselves.
+    const { path } = await recordWithFrames({ task: 'xr/depth-bounce', scene: 'office', seed: 3, duration: 1.5 });
+    const reader = StreamReader.open(path);
+    const forged = join(tempDir(), 'forged-depth.xrs');
+    const writer = new StreamWriter(forged, reader.header);
+    const frame = new Frame(reader.layout);
+    const hash = new Uint32Array(2);
+    let editedTick = -1;
+    for (const stored of reader.framesInOrder()) {
+      frame.words.set(stored.words);
+      frame.setEvents(stored.events.subarray(0, stored.eventWords), stored.eventWords);
+      frame.hasDepth = stored.hasDepth;
+      if (stored.hasDepth) frame.depthPixels!.set(stored.depthImage!);
+      if (stored.hasDepth && stored.tick > 60 && editedTick < 0) {
+        editedTick = stored.tick;
+        frame.depthPixels![4321] += 7;
+      }
+      [hash[0], hash[1]] = reader.hashAt(stored.tick);
+      writer.append(frame, hash);
+    }
+    writer.close(new Uint32Array(2));
+    reader.close();
+    expect((await verifyStream(path)).identical).toBe(true);
+    const report = await verifyStream(forged);
+    expect(report.identical).toBe(false);
+    expect(report.firstDivergence).toMatchObject({ tick: editedTick, channel: 'depth' });
+    expect(report.firstDivergence!.detail).toMatch(/^pixel 4321: stored \d+ mm, re-run \d+ mm$/);
+  });
+
   it('verifies a quantised stream by its raw-frame hashes', async () => {
     const { path } = await recordWithFrames({ task: 'physics/material-curling', seed: 9 }, 'quantised');
     expect((await verifyStream(path)).identical).toBe(true);

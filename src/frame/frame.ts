@@ -65,9 +65,34 @@ export class Frame implements FrameView {
   readonly depthWords: Uint32Array;
   /** Whether this frame carries a depth image. */
   hasDepth = false;
+  /**
+   * In a live session, fills {@link depthPixels} when the image is first read (the depth sensor renders
+   * lazily); null once they are filled, and in frames read from a stream.
+   */
+  depthFill: ((out: Uint16Array) => void) | null = null;
+  /**
+   * What a live frame's depth image is a pure function of (with the scene in the other channels): the depth
+   * frame's number, the noise key and the camera's world pose as f64 (16 words). The frame hash covers this
+   * instead of the pixels (see `frame/hash.ts`).
+   */
+  readonly depthStamp = new Uint32Array(16);
+  private readonly depthStampView = new DataView(this.depthStamp.buffer);
 
   get depthImage(): Uint16Array | null {
-    return this.hasDepth ? this.depthPixels : null;
+    if (!this.hasDepth) return null;
+    if (this.depthFill) {
+      const fill = this.depthFill;
+      this.depthFill = null;
+      fill(this.depthPixels!);
+    }
+    return this.depthPixels;
+  }
+
+  /** Writes the depth stamp: frame number, noise key, camera pose (7 numbers). */
+  setDepthStamp(frameIndex: number, noiseKey: number, pose: ArrayLike<number>): void {
+    this.depthStamp[0] = frameIndex;
+    this.depthStamp[1] = noiseKey;
+    for (let k = 0; k < 7; k++) this.depthStampView.setFloat64(8 + k * 8, pose[k], true);
   }
 
   channel(name: string): Float32Array | undefined {

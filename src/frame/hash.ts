@@ -1,7 +1,11 @@
 /**
- * The 64-bit frame hash. It is a pure function of a frame's raw bytes, defined in two levels: the time
- * channel's words, then for each other fixed channel (in layout order) that channel's own 64-bit digest,
- * then the event words, then (in frames that carry one) the depth image's words, all fed to one `Hasher64`.
+ * The 64-bit frame hash, defined in two levels: the time channel's words, then for each other fixed channel
+ * (in layout order) that channel's own 64-bit digest, then the event words, then (in frames that carry a
+ * depth image) the frame's depth stamp, all fed to one `Hasher64`. The stamp (the depth frame's number, the
+ * noise key and the camera's f64 pose, `Frame.depthStamp`) fixes the image together with the scene the
+ * other channels show, so a session hashes depth without rendering images nothing reads (kernel version 6;
+ * before it, the image's words were hashed). Apart from the stamp, the hash is a pure function of the
+ * frame's bytes; `verify` compares recorded depth images pixel for pixel.
  *
  * The two levels let a session skip rehashing channels that did not change since the last tick (sleeping
  * bodies, a resting hand): it compares their words with last tick's copy, which is several times cheaper
@@ -42,8 +46,8 @@ export class FrameHasher {
   }
 
   /**
-   * Writes the hash of a frame (its fixed words, the first `eventWords` event words and its depth image,
-   * if it carries one) into `out[0..1]`.
+   * Writes the hash of a frame (its fixed words, the first `eventWords` event words and its depth stamp,
+   * if it carries a depth image) into `out[0..1]`.
    */
   digest(words: Uint32Array, events: Uint32Array, eventWords: number, out: Uint32Array, depth: Uint32Array | null = null): void {
     const h = this.outer;

@@ -9,12 +9,17 @@
  * scene does not change between a frame and the next one except through the environment, which calls
  * `settle` first, and every noise draw is a pure function of (seed, frame, pixel). So a frame rendered late,
  * in part or not at all is bit-identical, wherever it is read, to one rendered in full when it was taken.
+ * A single pixel (`readingAt`) costs only it and its 4-neighbours (mixed pixels read them), rendered in a
+ * 3×3 window that most primitives miss.
+ * Readings handed out for a frame (`frameReading`) stay valid after the sensor moves on: they are given the
+ * finished image, or a copy of the scene as the frame saw it, before the sensor's scene changes.
  */
 import { DRAW_DYNAMIC, DRAW_HANDS, DRAW_STATIC, DepthRaster, pinholeCamera, setCameraPose, type RasterCamera } from '../../kernels/depth-raster.js';
 import { DepthNoiseStreams, measureDepth } from '../../kernels/depth-noise.js';
 import { composeInto } from '../../kernels/pose-compose.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { RandomStreams } from '../random.js';
+import { DepthFrameReading } from './depth-frame-reading.js';
 import type { DepthSensorModel } from '../task/sensing-options.js';
 
 /** Geometry closer than this to the camera is not drawn at all (below every preset's minimum range). */
@@ -22,6 +27,8 @@ const RENDER_NEAR = 0.01;
 
 /** The raster's lattice when it holds every pixel (2: every other pixel of every other row). */
 const FULL_IMAGE = 1;
+/** Single-pixel windows per frame beyond which the whole image is rendered instead (each costs a pass over the primitives). */
+const MAX_WINDOWS = 48;
 /** Nothing rendered for the current frame yet. */
 const NOT_RENDERED = 0;
 
@@ -45,9 +52,18 @@ export class DepthSensor {
   /** Bumped by every render: an unchanged serial means the raster holds the very image it held. */
   imageSerial = 0;
   /** Work done so far (for tests and benchmarks): full renders, renders of the half lattice, measurements. */
-  readonly counts = { rendered: 0, latticeRendered: 0, measured: 0 };
+  readonly counts = { rendered: 0, latticeRendered: 0, measured: 0, windowsRendered: 0 };
   private readonly measured: Uint16Array;
-  private readonly noise: DepthNoiseStreams | null;
+  /** The noise streams and their 32-bit key (0 for the `ideal` preset, which has none). */
+  readonly noise: DepthNoiseStreams | null;
+  readonly noiseKey: number;
+  /** Pixels of the latest frame rendered (when the whole image is not), and pixels measured (1). */
+  private readonly pixelsRendered: Uint8Array;
+  private readonly pixelsMeasured: Uint8Array;
+  /** Windows rendered for single pixels of the latest frame; past a limit, the whole image is cheaper. */
+  private windows = 0;
+  /** Readings of the latest frame handed out, to be detached from the sensor before its scene changes. */
+  private handedOut: DepthFrameReading | null = null;
   private readonly kinds: number;
   private readonly cameraPose = new Float64Array(7);
   private readonly cameraRotation = this.cameraPose.subarray(3);
@@ -61,18 +77,27 @@ export class DepthSensor {
   private readonly rasterPose = new Float64Array(7);
   private hasReading = false;
 
+  /**
+   * @param random the session's streams: the noise key is drawn from `depth-noise`. A detached frame's
+   * private sensor passes null and the live sensor's key instead.
+   */
   constructor(
     readonly model: DepthSensorModel,
-    random: RandomStreams,
+    random: RandomStreams | null,
+    noiseKey = 0,
   ) {
     const { width, height, horizontalFov, noise } = model;
     this.camera = pinholeCamera(width, height, horizontalFov, RENDER_NEAR, noise.maxRange * 1.5);
     this.raster = new DepthRaster(width, height);
     this.measured = new Uint16Array(width * height);
+    this.pixelsRendered = new Uint8Array(width * height);
+    this.pixelsMeasured = new Uint8Array(width * height);
     this.mount = Float64Array.from([...model.mount.position, ...model.mount.rotation]);
     this.kinds = DRAW_STATIC | DRAW_DYNAMIC | (model.includeHands ? DRAW_HANDS : 0);
     // The noise key comes from the session's `depth-noise` stream; every draw is a function of it.
-    this.noise = model.noisePreset === 'ideal' ? null : new DepthNoiseStreams(Math.floor(random.get('depth-noise').next() * 4294967296));
+    const ideal = model.noisePreset === 'ideal';
+    this.noiseKey = ideal ? 0 : random ? Math.floor(random.get('depth-noise').next() * 4294967296) : noiseKey;
+    this.noise = ideal ? null : new DepthNoiseStreams(this.noiseKey);
   }
 
   /** Whether a frame is due at `tick` (frame k at the first tick at or after k / rateHz seconds). */
@@ -87,15 +112,55 @@ export class DepthSensor {
    */
   capture(tick: number, dt: number, headPose: ArrayLike<number>, geometry: SceneGeometry): void {
     composeInto(headPose, 0, this.mount, 0, this.cameraPose);
+    this.restore(frameIndexAt(tick, dt, this.model.rateHz), tick, dt, this.cameraPose, geometry);
+    if (DepthSensor.eager) void this.reading;
+  }
+
+  /** Makes frame `frameIndex`, seen from `cameraPose` (the camera's world pose) in `geometry`, the latest. */
+  private restore(frameIndex: number, tick: number, dt: number, cameraPose: ArrayLike<number>, geometry: SceneGeometry): void {
+    if (cameraPose !== this.cameraPose) this.cameraPose.set(cameraPose);
     setCameraPose(this.camera, this.cameraPose, this.cameraRotation);
     this.geometry = geometry;
     this.rendered = NOT_RENDERED;
     this.hasReading = false;
-    this.frameIndex = frameIndexAt(tick, dt, this.model.rateHz);
+    this.pixelsRendered.fill(0);
+    this.pixelsMeasured.fill(0);
+    this.windows = 0;
+    this.frameIndex = frameIndex;
     this.tick = tick;
     this.time = tick * dt;
     this.pose.set(this.cameraPose);
-    if (DepthSensor.eager) void this.reading;
+  }
+
+  /**
+   * Must be called before the scene the latest frame saw changes (bodies and hands posed for the next
+   * frame): readings handed out for it keep what they need to answer later.
+   */
+  release(): void {
+    const reading = this.handedOut;
+    if (!reading) return;
+    this.handedOut = null;
+    if (this.hasReading) reading.keepImage(this.measured.slice());
+    else reading.keepScene(this.detachedCopy(reading.frameIndex));
+  }
+
+  /** The latest frame's reading as an object that stays valid (see {@link DepthFrameReading}). */
+  frameReading(): DepthFrameReading {
+    if (!this.handedOut || this.handedOut.frameIndex !== this.frameIndex) this.handedOut = new DepthFrameReading(this, this.frameIndex);
+    return this.handedOut;
+  }
+
+  /** A private sensor holding the latest frame over a copy of the scene as it is now (made before it changes). */
+  private detachedCopy(frameIndex: number): () => DepthSensor {
+    const geometry = this.geometry!.clone();
+    const pose = this.cameraPose.slice();
+    const { tick, time } = this;
+    return () => {
+      const copy = new DepthSensor(this.model, null, this.noiseKey);
+      copy.restore(frameIndex, tick, 0, pose, geometry);
+      copy.time = time;
+      return copy;
+    };
   }
 
   /**
@@ -105,10 +170,9 @@ export class DepthSensor {
   idealImage(lattice: number = FULL_IMAGE): DepthRaster {
     if (this.rendered === NOT_RENDERED || this.rendered > lattice) {
       const geometry = this.geometry!;
-      // A still camera in an unchanged scene sees what it saw: the raster already holds this image.
-      const unchanged = !DepthSensor.eager && this.rasterLattice !== NOT_RENDERED && this.rasterLattice <= lattice && geometry.version === this.rasterVersion && samePose(this.cameraPose, this.rasterPose);
-      if (!unchanged) {
+      if (!this.rasterHolds(lattice)) {
         this.raster.render(geometry, this.camera, this.kinds, lattice);
+        this.pixelsRendered.fill(lattice === FULL_IMAGE ? 1 : 0);
         this.imageSerial++;
         this.rasterLattice = lattice;
         this.rasterVersion = geometry.version;
@@ -119,6 +183,49 @@ export class DepthSensor {
       this.rendered = this.rasterLattice;
     }
     return this.raster;
+  }
+
+  /** A still camera in an unchanged scene sees what it saw: whether the raster already holds this image on `lattice`. */
+  private rasterHolds(lattice: number): boolean {
+    return !DepthSensor.eager && this.rasterLattice !== NOT_RENDERED && this.rasterLattice <= lattice && this.geometry!.version === this.rasterVersion && samePose(this.cameraPose, this.rasterPose);
+  }
+
+  /**
+   * The latest reading at pixel `index` (row-major), measuring only that pixel (and rendering only it and
+   * its 4-neighbours) if the whole reading is not there yet. Bit-identical to `reading[index]`.
+   */
+  readingAt(index: number): number {
+    if (this.hasReading || this.pixelsMeasured[index] === 1) return this.measured[index];
+    const { width, height, noise } = this.model;
+    const row = Math.floor(index / width);
+    const col = index - row * width;
+    if (this.rendered !== FULL_IMAGE) {
+      const r0 = Math.max(0, row - 1), r1 = Math.min(height - 1, row + 1);
+      const c0 = Math.max(0, col - 1), c1 = Math.min(width - 1, col + 1);
+      if (this.rasterHolds(FULL_IMAGE) || this.windows >= MAX_WINDOWS) this.idealImage(FULL_IMAGE);
+      else if (!this.allRendered(r0, r1, c0, c1)) this.renderWindow(r0, r1, c0, c1);
+    }
+    measureDepth(this.raster.depth, this.raster.incidence, width, height, noise, this.noise, this.measured, this.frameIndex, row, row + 1, col, col + 1);
+    this.pixelsMeasured[index] = 1;
+    return this.measured[index];
+  }
+
+  private allRendered(r0: number, r1: number, c0: number, c1: number): boolean {
+    const width = this.model.width;
+    for (let row = r0; row <= r1; row++) for (let col = c0; col <= c1; col++) if (this.pixelsRendered[row * width + col] === 0) return false;
+    return true;
+  }
+
+  /** Renders a window of the latest frame at every pixel. */
+  private renderWindow(r0: number, r1: number, c0: number, c1: number): void {
+    const width = this.model.width;
+    this.raster.render(this.geometry!, this.camera, this.kinds, FULL_IMAGE, r0, r1, c0, c1);
+    for (let row = r0; row <= r1; row++) this.pixelsRendered.fill(1, row * width + c0, row * width + c1 + 1);
+    this.windows++;
+    this.counts.windowsRendered++;
+    // The raster now mixes this window with whatever it held: it holds no whole image, unless it holds
+    // this frame's half lattice (which the window rewrote with the same values).
+    if (this.rendered === NOT_RENDERED) this.rasterLattice = NOT_RENDERED;
   }
 
   /** The latest reading: millimetres per pixel, 0 = no reading. Measured on first use. */
@@ -138,7 +245,9 @@ export class DepthSensor {
    * added, moved or removed) and a later reader must still see the scene as it was when the frame was taken.
    */
   settle(): void {
-    if (this.frameIndex >= 0) this.idealImage(FULL_IMAGE);
+    if (this.frameIndex < 0) return;
+    this.idealImage(FULL_IMAGE);
+    this.release();
   }
 }
 

@@ -42,6 +42,8 @@ export class Sensing {
   /** The depth sensor's image serial when plane detection last observed it. */
   private observedImage = -1;
   private lastDepthInformation: { frameIndex: number; transform: RigidTransformLike | undefined; info: CpuDepthInformation } | null = null;
+  /** Fills a frame's depth image from the latest depth frame when the frame's image is first read. */
+  private readonly fillDepth = (out: Uint16Array) => out.set(this.depth!.reading);
 
   constructor(
     private readonly model: SimModel,
@@ -68,16 +70,21 @@ export class Sensing {
     const { dt } = this.model.timing;
     frame.hasDepth = false;
     const sensor = this.depth;
+    frame.depthFill = null;
     if (sensor && sensor.due(tick, dt)) {
+      // Readings an app still holds keep the scene they saw; then the scene moves on.
+      sensor.release();
       poseBodies(this.sceneIndex, frame.bodyPoses);
       if (hands && sensor.model.includeHands) poseHands(this.sceneIndex, this.model, hands);
       writeHeadPose(this.headPose);
-      // The frame is rendered only as far as it is read: here by the stream and plane detection, later
-      // perhaps by the app or a hit test (see DepthSensor).
+      // The frame is rendered only as far as it is read: by plane detection here, later perhaps by the
+      // app, a hit test or the stream (see DepthSensor). The frame's hash covers what fixes the image
+      // (writeDepthStamp), so an unread image is never rendered.
       sensor.capture(tick, dt, this.headPose, this.sceneIndex.geometry);
       if (sensor.model.record && frame.depthPixels) {
-        frame.depthPixels.set(sensor.reading);
         frame.hasDepth = true;
+        frame.depthFill = this.fillDepth;
+        writeDepthStamp(sensor, frame);
       }
       if (this.planes?.observing()) {
         const image = sensor.idealImage(OBSERVATION_STRIDE);
@@ -113,7 +120,7 @@ export class Sensing {
     const last = this.lastDepthInformation;
     if (last && last.frameIndex === sensor.frameIndex && last.info.format === chosen && last.transform === normDepthBufferFromNormView) return last.info;
     const { fx, fy, cx, cy, near, far } = sensor.camera;
-    const info = new CpuDepthInformation(sensor.reading, sensor.model.width, sensor.model.height, chosen, normDepthBufferFromNormView, { pose: sensor.pose, fx, fy, cx, cy, near, far });
+    const info = new CpuDepthInformation(sensor.frameReading(), sensor.model.width, sensor.model.height, chosen, normDepthBufferFromNormView, { pose: sensor.pose, fx, fy, cx, cy, near, far });
     this.lastDepthInformation = { frameIndex: sensor.frameIndex, transform: normDepthBufferFromNormView, info };
     return info;
   }
@@ -140,6 +147,15 @@ export class Sensing {
     if (plane !== undefined && !target) throw new RangeError(`no detected plane ${typeof plane === 'number' ? plane : plane.id}`);
     return this.anchors.create(pose, target);
   }
+}
+
+/**
+ * What a depth frame's image is a pure function of, besides the scene the frame's other channels show:
+ * the depth frame's number, the noise key and the camera's world pose (f64 words). The frame hash covers
+ * these rather than the pixels, so a session need not render images nothing reads (kernel version 6).
+ */
+function writeDepthStamp(sensor: DepthSensor, frame: Frame): void {
+  frame.setDepthStamp(sensor.frameIndex, sensor.noiseKey, sensor.pose);
 }
 
 function writeHitRecord(frame: Frame, id: number, results: readonly HitTestResult[]): void {

@@ -91,7 +91,7 @@ export class SimState {
   /** Hashes the current frame and chains it into the session hash. */
   hashFrame(): void {
     const frame = this.frame;
-    this.frameHasher.digest(frame.words, frame.events, frame.eventWords, this.frameHash, frame.hasDepth ? frame.depthWords : null);
+    this.frameHasher.digest(frame.words, frame.events, frame.eventWords, this.frameHash, frame.hasDepth ? frame.depthStamp : null);
     const h = this.chainHasher;
     this.chain[0] = this.sessionHash[0];
     this.chain[1] = this.sessionHash[1];

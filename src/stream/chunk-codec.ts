@@ -78,7 +78,7 @@ export class ChunkPacker {
       grown.set(this.depthBytes.subarray(0, this.depthUsed));
       this.depthBytes = grown;
     }
-    packDepthImage(frame.depthPixels!, camera.width, camera.height, this.depthBytes.subarray(this.depthUsed, this.depthUsed + bytes));
+    packDepthImage(frame.depthImage!, camera.width, camera.height, this.depthBytes.subarray(this.depthUsed, this.depthUsed + bytes));
     this.depthUsed += bytes;
   }
 

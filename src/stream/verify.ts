@@ -1,6 +1,7 @@
 /**
  * `verify`: re-run the session a stream's header describes and compare every frame's hash with the stored
- * one. On the first difference, decode the stored frame and name the channel (and entry) that differs.
+ * one, and every recorded depth image with the re-run's. On the first difference, decode the stored frame
+ * and name the channel (and entry) that differs.
  */
 import { decodeEvents } from '../frame/events.js';
 import type { Frame, FrameView } from '../frame/frame.js';
@@ -62,6 +63,7 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
     }
     const perturbationSeed = (header.spec as { perturbationSeed?: number }).perturbationSeed;
     const session = await Session.create(model, { seed: header.seed, perturbationSeed, dominantHand: header.dominantHand });
+    const hasDepth = header.channels.some((c) => c.kind === 'depth');
     const onFrame = (frame: FrameView, running: Session) => {
       if (frame.tick >= reader.frames) {
         report.firstDivergence = { tick: frame.tick, channel: 'time', detail: `the re-run has more frames than the stream's ${reader.frames}` };
@@ -72,6 +74,13 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
       report.compared++;
       if (hi !== live[0] || lo !== live[1]) {
         report.firstDivergence = describeDifference(reader.frameAt(frame.tick), frame, header.channels, header.encoding.mode === 'quantised');
+        throw new StopRun();
+      }
+      // A frame's hash covers what fixes its depth image, not the pixels (frame/hash.ts): compare them.
+      const stored = hasDepth ? reader.frameAt(frame.tick).depthImage : null;
+      const found = stored ? depthDifference(stored, frame.depthImage) : null;
+      if (found) {
+        report.firstDivergence = { tick: frame.tick, channel: 'depth', detail: found };
         throw new StopRun();
       }
     };
