@@ -11,7 +11,7 @@
  * `lastChangedTime` (a tick here) moves when an attribute changes: the polygon, the orientation or the
  * label. Moving a surface changes the plane's pose only, and that alone does not move `lastChangedTime`.
  */
-import { faceId, FACES_PER_PRIMITIVE, type RasterCamera } from '../../kernels/depth-raster.js';
+import { faceId, FACES_PER_PRIMITIVE, type DepthRaster, type RasterCamera } from '../../kernels/depth-raster.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import { EventType, PLANE_ORIENTATIONS, POSE_WORDS } from '../frame/events.js';
 import { quatAxes, quatFromAxes } from '../geometry/math.js';
@@ -176,14 +176,16 @@ export class PlaneDetector {
   /**
    * Marks what a depth frame saw: `depth` and `ids` are the rasterizer's buffers for `camera`. Every other
    * pixel of every other row is enough: at 5 cm cells a pixel covers a few millimetres at arm's length and
-   * a few centimetres across the room. Planes whose polygon is already the whole face are skipped.
+   * a few centimetres across the room. Planes whose polygon is already the whole face are skipped. `rays`:
+   * the rasterizer's ray tables for `camera` (its buffers' owner).
    */
-  observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number): void {
-    const { width, height, fx, fy, cx, cy } = camera;
+  observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number, rays: Pick<DepthRaster, 'rayX' | 'rayY'>): void {
+    const { width, height } = camera;
     const map = this.faceMap;
     const k = this.frameCoefficients(camera);
+    const { rayX, rayY } = rays;
     for (let row = 0; row < height; row += OBSERVATION_STRIDE) {
-      const ry = -(row + 0.5 - cy) / fy;
+      const ry = rayY[row];
       for (let col = 0; col < width; col += OBSERVATION_STRIDE) {
         const i = row * width + col;
         const id = ids[i];
@@ -192,7 +194,7 @@ export class PlaneDetector {
         if (index < 0) continue;
         const z = depth[i];
         if (z < minRange || z > maxRange) continue;
-        const rx = (col + 0.5 - cx) / fx;
+        const rx = rayX[col];
         // The pixel's cell: its point (camera + z · Rᵀ(rx, ry, −1)) in plane coordinates, in cells.
         const o = index * COEFFICIENTS;
         const plane = this.planes[index];

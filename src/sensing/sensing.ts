@@ -91,7 +91,7 @@ export class Sensing {
         // The image observed last time, from the same pose, would mark the same cells again: nothing new.
         if (sensor.imageSerial !== this.observedImage) {
           const { minRange, maxRange } = sensor.model.noise;
-          this.planes.observe(sensor.camera, image.depth, image.id, minRange, maxRange);
+          this.planes.observe(sensor.camera, image.depth, image.id, minRange, maxRange, image);
           this.observedImage = sensor.imageSerial;
         }
       }
