@@ -3,49 +3,73 @@
  * for as long as the app keeps it, even after the sensor has taken later frames.
  *
  * While its frame is the sensor's latest, it asks the sensor, which renders and measures only what is read
- * (an app that samples one pixel a frame costs a few rows, not a whole image). Before the sensor's scene
+ * (an app that samples one pixel a frame costs a 3×3 window, not a whole image). Before the sensor's scene
  * changes, the sensor hands it either the finished image or a copy of the scene the frame saw
- * (`DepthSensor.release`); from then on it answers from that, with its own sensor built on first use. Every
- * value is the one the whole image has at that pixel, however and whenever it is read.
+ * (`DepthSensor.release`); from then on it answers from that, through the sensor's one sensor for earlier
+ * frames, and keeps what it read. Every value is the one the whole image has at that pixel, however and
+ * whenever it is read.
  */
+import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { DepthPixelSource } from './depth-information.js';
 import type { DepthSensor } from './depth-sensor.js';
 
+/** What fixes a depth frame that is no longer the sensor's latest: its number, tick, camera pose and scene. */
+export interface PastDepthFrame {
+  readonly frameIndex: number;
+  readonly tick: number;
+  /** The camera's world pose: position, quaternion. */
+  readonly pose: Float64Array;
+  /** A copy of the scene as the frame saw it. */
+  readonly geometry: SceneGeometry;
+}
+
 /** A depth frame's reading, detachable from its sensor. */
 export class DepthFrameReading implements DepthPixelSource {
+  /** The whole image, once known. */
   private image: Uint16Array | null = null;
-  private makeSensor: (() => DepthSensor) | null = null;
+  /** After the sensor moved on without the whole image: the frame, and the pixels read so far. */
+  private past: PastDepthFrame | null = null;
+  private values: Uint16Array | null = null;
+  private known: Uint8Array | null = null;
 
   constructor(
-    private sensor: DepthSensor,
+    private readonly sensor: DepthSensor,
     readonly frameIndex: number,
   ) {}
 
   pixel(index: number): number {
     if (this.image) return this.image[index];
-    return this.source().readingAt(index);
+    if (!this.past) return this.sensor.readingAt(index);
+    if (!this.known) {
+      // Made only when an earlier frame is read (most readings are dropped once their frame has passed).
+      const pixels = this.sensor.model.width * this.sensor.model.height;
+      this.values = new Uint16Array(pixels);
+      this.known = new Uint8Array(pixels);
+    }
+    if (this.known[index] === 0) {
+      this.values![index] = this.sensor.pastSensor(this.past).readingAt(index);
+      this.known[index] = 1;
+    }
+    return this.values![index];
   }
 
   whole(): Uint16Array {
-    return this.image ?? this.source().reading;
+    if (this.image) return this.image;
+    if (!this.past) return this.sensor.reading;
+    this.keepImage(this.sensor.pastSensor(this.past).reading.slice());
+    return this.image!;
   }
 
-  /** The sensor has moved on, having measured this whole frame: answer from its image (a copy). */
+  /** The sensor is moving on, having measured this whole frame: answer from its image (a copy). */
   keepImage(image: Uint16Array): void {
     this.image = image;
-    this.makeSensor = null;
+    this.past = null;
+    this.values = null;
+    this.known = null;
   }
 
-  /** The sensor is moving on: answer from a private sensor over a copy of this frame's scene, made on first use. */
-  keepScene(makeSensor: () => DepthSensor): void {
-    this.makeSensor = makeSensor;
-  }
-
-  private source(): DepthSensor {
-    if (this.makeSensor) {
-      this.sensor = this.makeSensor();
-      this.makeSensor = null;
-    }
-    return this.sensor;
+  /** The sensor is moving on: answer from this copy of the frame's scene. */
+  keepScene(frame: PastDepthFrame): void {
+    this.past = frame;
   }
 }

@@ -19,7 +19,7 @@ import { DepthNoiseStreams, measureDepth } from '../../kernels/depth-noise.js';
 import { composeInto } from '../../kernels/pose-compose.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { RandomStreams } from '../random.js';
-import { DepthFrameReading } from './depth-frame-reading.js';
+import { DepthFrameReading, type PastDepthFrame } from './depth-frame-reading.js';
 import type { DepthSensorModel } from '../task/sensing-options.js';
 
 /** Geometry closer than this to the camera is not drawn at all (below every preset's minimum range). */
@@ -64,6 +64,9 @@ export class DepthSensor {
   private windows = 0;
   /** Readings of the latest frame handed out, to be detached from the sensor before its scene changes. */
   private handedOut: DepthFrameReading | null = null;
+  /** The sensor for earlier frames ({@link pastSensor}), and, in that sensor, the frame it holds. */
+  private past: DepthSensor | null = null;
+  private pastFrame: PastDepthFrame | null = null;
   private readonly kinds: number;
   private readonly cameraPose = new Float64Array(7);
   private readonly cameraRotation = this.cameraPose.subarray(3);
@@ -78,8 +81,8 @@ export class DepthSensor {
   private hasReading = false;
 
   /**
-   * @param random the session's streams: the noise key is drawn from `depth-noise`. A detached frame's
-   * private sensor passes null and the live sensor's key instead.
+   * @param random the session's streams: the noise key is drawn from `depth-noise`. The sensor for earlier
+   * frames passes null and the live sensor's key instead.
    */
   constructor(
     readonly model: DepthSensorModel,
@@ -141,7 +144,7 @@ export class DepthSensor {
     if (!reading) return;
     this.handedOut = null;
     if (this.hasReading) reading.keepImage(this.measured.slice());
-    else reading.keepScene(this.detachedCopy(reading.frameIndex));
+    else reading.keepScene({ frameIndex: this.frameIndex, tick: this.tick, pose: this.cameraPose.slice(), geometry: this.geometry!.clone() });
   }
 
   /** The latest frame's reading as an object that stays valid (see {@link DepthFrameReading}). */
@@ -150,17 +153,17 @@ export class DepthSensor {
     return this.handedOut;
   }
 
-  /** A private sensor holding the latest frame over a copy of the scene as it is now (made before it changes). */
-  private detachedCopy(frameIndex: number): () => DepthSensor {
-    const geometry = this.geometry!.clone();
-    const pose = this.cameraPose.slice();
-    const { tick, time } = this;
-    return () => {
-      const copy = new DepthSensor(this.model, null, this.noiseKey);
-      copy.restore(frameIndex, tick, 0, pose, geometry);
-      copy.time = time;
-      return copy;
-    };
+  /**
+   * A sensor holding an earlier frame (kept by an app) over its scene's copy: one per sensor, shared by
+   * every kept frame, holding the one read last.
+   */
+  pastSensor(frame: PastDepthFrame): DepthSensor {
+    this.past ??= new DepthSensor(this.model, null, this.noiseKey);
+    if (this.past.pastFrame !== frame) {
+      this.past.restore(frame.frameIndex, frame.tick, 0, frame.pose, frame.geometry);
+      this.past.pastFrame = frame;
+    }
+    return this.past;
   }
 
   /**
