@@ -108,7 +108,7 @@ export {
 /** Depth noise presets and their documented parameters. */
 export { DEPTH_NOISE, DEPTH_NOISE_PRESETS, noiseSigma, type DepthNoiseParams, type DepthNoisePreset } from './task/noise-presets.js';
 /** WebXR's XRCPUDepthInformation, built from a depth reading. */
-export { CpuDepthInformation, rigidTransform, IDENTITY_TRANSFORM, type RigidTransformLike, type DepthDataFormat } from './sensing/depth-information.js';
+export { CpuDepthInformation, rigidTransform, IDENTITY_TRANSFORM, type RigidTransformLike, type DepthDataFormat, type DepthPixelSource } from './sensing/depth-information.js';
 /** The depth camera of a session. */
 export { DepthSensor } from './sensing/depth-sensor.js';
 /** Plane detection and detected planes. */
