@@ -11,7 +11,6 @@
  */
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import type { DepthPixelSource } from './depth-information.js';
-import type { DepthSensor } from './depth-sensor.js';
 
 /** What fixes a depth frame that is no longer the sensor's latest: its number, tick, camera pose and scene. */
 export interface PastDepthFrame {
@@ -21,6 +20,16 @@ export interface PastDepthFrame {
   readonly pose: Float64Array;
   /** A copy of the scene as the frame saw it. */
   readonly geometry: SceneGeometry;
+}
+
+/** What a reading asks of its depth sensor (`DepthSensor`, named here without importing it: it imports this file). */
+export interface DepthFrameSensor {
+  readonly model: { readonly width: number; readonly height: number };
+  /** The latest frame's whole reading, and one pixel of it. */
+  readonly reading: Uint16Array;
+  readingAt(index: number): number;
+  /** A sensor holding an earlier frame. */
+  pastSensor(frame: PastDepthFrame): DepthFrameSensor;
 }
 
 /** A depth frame's reading, detachable from its sensor. */
@@ -33,7 +42,7 @@ export class DepthFrameReading implements DepthPixelSource {
   private known: Uint8Array | null = null;
 
   constructor(
-    private readonly sensor: DepthSensor,
+    private readonly sensor: DepthFrameSensor,
     readonly frameIndex: number,
   ) {}
 
