@@ -9,6 +9,9 @@
  * Version 5 (this development round, not yet released before these changes): counter-based noise and the
  * raw Rapier pipeline; non-finite event floats written as one canonical NaN; app-error stacks that keep only
  * the app's own frames.
+ *
+ * Version 6: a frame's hash covers its depth image's stamp (depth frame, noise key, camera pose), not its
+ * pixels, so unrecorded sessions never render an image nobody reads (docs/SENSING.md).
  */
 export const KERNEL_VERSION = '6';
 
