@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { defineFormula, FORMULAS, formulaNamed, formulaSchema, listTaskIds, loadTask } from '../src/index.js';
 import { scoreMilestones } from '../src/validate/score.js';
 import { referenceFields, REFERENCE_TYPES, type ValidatorSchema } from '../src/task/reference-fields.js';
-import { validatorDefinition } from '../src/validate/schema.js';
+import { milestoneDefinition, validatorDefinition } from '../src/validate/schema.js';
 import type { Formula } from '../src/validate/formula.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -19,6 +19,7 @@ const SCHEMA = JSON.parse(readFileSync(join(ROOT, 'tasks/task.schema.json'), 'ut
 describe('the formula registry', () => {
   it('wrote tasks/task.schema.json: the file holds exactly the registry\'s validator branches (else run `npm run schema`)', () => {
     expect(SCHEMA.definitions.validator, 'tasks/task.schema.json is out of date with src/validate/registry.ts: run `npm run schema`').toEqual(validatorDefinition());
+    expect(SCHEMA.definitions.milestone, 'tasks/task.schema.json is out of date with src/validate/schema.ts: run `npm run schema`').toEqual(milestoneDefinition());
   });
 
   it('names each formula once, and every reference its options use is a definition of the schema', () => {

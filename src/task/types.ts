@@ -46,6 +46,12 @@ export interface MilestoneSpec {
   id: string;
   threshold: number;
   description?: string;
+  /**
+   * Milestones of the task that must pass for this one to pass: a guard ("never more than five presses")
+   * means something only once the behaviour it guards happened. Failed requirements cap its score at
+   * theirs (`validate/requirements.ts`).
+   */
+  requires?: string[];
 }
 
 /** Axes a distance is measured over, in the task frame. */

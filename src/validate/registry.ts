@@ -16,6 +16,7 @@ import type { Formula, SpecOf } from './formula.js';
 import { FrameState } from './frame-state.js';
 import { failOnNonFinite } from './finite-guard.js';
 import { region } from './region.js';
+import { applyRequirements } from './requirements.js';
 import { settle } from './settle.js';
 import type { Milestone, Validator } from './types.js';
 import type { ValidatorContext } from './xr-context.js';
@@ -75,8 +76,8 @@ export function createValidator(spec: ValidatorSpec | ValidatorSpecBase, ctx: Va
 /**
  * All of a model's validators, as one. Milestones come out in the task's order. The frame state (tags,
  * app and input events) is decoded once per frame for all of them, and only when a formula reads it
- * (physics tasks pay nothing for it). A non-finite value in a frame fails every milestone
- * (`finite-guard.ts`).
+ * (physics tasks pay nothing for it). A milestone passes only when the milestones it `requires` passed
+ * (`requirements.ts`). A non-finite value in a frame fails every milestone (`finite-guard.ts`).
  */
 export function createTaskValidators(model: SimModel, dominantHand: Handedness = 'right'): Validator {
   const ctx: ValidatorContext = { model, dominantHand, state: new FrameState() };
@@ -89,7 +90,10 @@ export function createTaskValidators(model: SimModel, dominantHand: Handedness =
         for (const v of validators) v.observe(frame);
       },
       finish(): Milestone[] {
-        return validators.flatMap((v) => v.finish());
+        return applyRequirements(
+          validators.flatMap((v) => v.finish()),
+          model.validators.flatMap((spec) => spec.milestones),
+        );
       },
     },
     decode ? ctx.state : null,
