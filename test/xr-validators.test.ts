@@ -129,6 +129,10 @@ describe('XR validator formulas', () => {
   it('distance-at, speed, presence and signed displacement', () => {
     const p = (i: number) => w(0.01 * i, 0.3, 0);
     expect(measure({ type: 'distance-at', a: 'tag:x', b: [0, 0.3, 0], at: 'app:go', milestones }, 10, (i) => ({ tags: { x: p(i) }, events: i === 4 ? ['go'] : [] })).metric).toBeCloseTo(0.04, 6);
+    // With the max norm, the largest offset along the axes: a box, as a basket is (a corner is inside it).
+    const corner = w(0.2, 0.3, 0.2);
+    expect(measure({ type: 'distance-at', a: 'tag:x', b: [0, 0.3, 0], at: 0, norm: 'max', axes: 'xz', milestones }, 1, () => ({ tags: { x: corner } })).metric).toBeCloseTo(0.2, 6);
+    expect(measure({ type: 'distance-at', a: 'tag:x', b: [0, 0.3, 0], at: 0, axes: 'xz', milestones }, 1, () => ({ tags: { x: corner } })).metric).toBeCloseTo(0.2 * Math.SQRT2, 6);
     expect(measure({ type: 'speed', subject: 'tag:x', at: 0, afterSeconds: 0.1, milestones }, 20, (i) => ({ tags: { x: p(i) } })).metric).toBeCloseTo(0.9, 1);
     expect(measure({ type: 'presence', subject: 'tag:x', milestones }, 10, (i) => ({ tags: { x: i < 3 ? p(i) : null } })).metric).toBeCloseTo(0.3, 6);
     expect(measure({ type: 'displacement', subject: 'tag:x', from: 0, to: 0.05, along: [-1, 0, 0], milestones }, 10, (i) => ({ tags: { x: p(i) } })).metric).toBeCloseTo(-0.05, 6);

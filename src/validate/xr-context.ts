@@ -58,10 +58,14 @@ export function momentWatcher(ctx: ValidatorContext, at: Moment): (frame: FrameV
   };
 }
 
-/** Distance between two world points over the task-frame axes `axes`. */
-export function axesDistance(ctx: ValidatorContext, a: Vec3, b: Vec3, axes: AxesSpec | undefined): number {
+/**
+ * Distance between two world points over the task-frame axes `axes`: Euclidean, or with `norm: 'max'` the
+ * largest offset along any of them (a point is within d of a centre when it is inside the box of half-size d).
+ */
+export function axesDistance(ctx: ValidatorContext, a: Vec3, b: Vec3, axes: AxesSpec | undefined, norm: 'euclidean' | 'max' = 'euclidean'): number {
   const mask = axisMask(axes);
   const d = rotateVec(quatConjugate(ctx.model.taskFrame.rotation), [a[0] - b[0], a[1] - b[1], a[2] - b[2]]);
+  if (norm === 'max') return Math.max(Math.abs(d[0] * mask[0]), Math.abs(d[1] * mask[1]), Math.abs(d[2] * mask[2]));
   return Math.hypot(d[0] * mask[0], d[1] * mask[1], d[2] * mask[2]);
 }
 

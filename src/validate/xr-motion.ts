@@ -79,6 +79,10 @@ export const distanceAt = defineFormula({
     at: schema.moment,
     pass: schema.pass,
     axes: schema.axes,
+    norm: {
+      enum: ['euclidean', 'max'],
+      description: '`euclidean` (default), or `max`: the largest offset along the axes, so that `atMost d` means inside a task-frame box of half-size d (a basket, a tray).',
+    },
   },
   required: ['a', 'b', 'at'],
   frameState: true,
@@ -234,7 +238,7 @@ export function distanceAtValidator(spec: DistanceAtValidatorSpec, ctx: Validato
   return momentValidator('distance-at', ctx, spec.at, spec.milestones, spec.pass ?? 'atMost', (frame) => {
     const pa = a(frame);
     const pb = b(frame);
-    return pa && pb ? axesDistance(ctx, pa.position, pb.position, spec.axes) : null;
+    return pa && pb ? axesDistance(ctx, pa.position, pb.position, spec.axes, spec.norm) : null;
   });
 }
 
