@@ -67,11 +67,16 @@ export class RecordedScene {
   /** What primitive `i` shows. */
   lookOf = (i: number): PrimitiveLook => this.looks[i];
 
-  /** Applies a frame: runtime surface changes from its events, body poses, hand joints. */
-  advance(frame: FrameView): void {
+  /**
+   * Applies a frame: runtime surface changes from its events, body poses, hand joints. Returns whether a
+   * surface was added, moved or removed in this frame.
+   */
+  advance(frame: FrameView): boolean {
     const g = this.index.geometry;
+    let surfacesChanged = false;
     for (const event of decodeEvents(frame.events, frame.eventWords)) {
       const e = decodeSensingEvent(event);
+      if (e?.kind === 'surface-added' || e?.kind === 'surface-moved' || e?.kind === 'surface-removed') surfacesChanged = true;
       if (e?.kind === 'surface-added') {
         const pose: Pose = { position: [...e.spec.position], rotation: quatFromEulerDeg(e.spec.eulerDeg) };
         const parts = partsOf(e.spec).map((part) => {
@@ -93,10 +98,11 @@ export class RecordedScene {
         }
       }
     }
-    if (this.surfacesOnly) return;
+    if (this.surfacesOnly) return surfacesChanged;
     poseBodies(this.index, frame.bodyPoses);
     this.poseHand(frame.channel('hand-left'), 0);
     this.poseHand(frame.channel('hand-right'), 1);
+    return surfacesChanged;
   }
 
   private poseHand(channel: Float32Array | undefined, hand: number): void {

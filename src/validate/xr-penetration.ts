@@ -18,6 +18,12 @@ export const penetration = defineFormula({
     subject: schema.subject,
     radius: { type: 'number', exclusiveMinimum: 0 },
     window: schema.window,
+    graceAfterChange: {
+      type: 'number',
+      minimum: 0,
+      description:
+        'Seconds after a surface is added, moved or removed in which the sphere is not measured: an app knows of the change only once its sensors show it (a depth frame arrives every 1/rateHz s).',
+    },
   },
   required: ['subject', 'radius'],
   frameState: true,
@@ -37,12 +43,14 @@ export function penetrationValidator(spec: PenetrationValidatorSpec, ctx: Valida
   let tick = -1;
   let samples = 0;
   let current: number | null = null;
+  let changedAt = -Infinity;
   return {
     trace: () => current,
     observe(frame) {
-      scene.advance(frame);
+      if (scene.advance(frame)) changedAt = frame.time;
       current = null;
       if (!inWindow(frame.time, spec.window)) return;
+      if (frame.time - changedAt < (spec.graceAfterChange ?? 0)) return;
       const p = read(frame);
       if (!p) return;
       samples++;
