@@ -48,7 +48,7 @@ export interface BrowserAppOptions {
   tickTimeoutMs?: number;
 }
 
-/** `Date.now()` at frame time 0 in every page: 2025-01-01T00:00:00Z. */
+/** The page's `Date.now` at frame time 0 in every page: 2025-01-01T00:00:00Z. */
 export const PAGE_EPOCH_MS = Date.UTC(2025, 0, 1);
 
 let shimSource: string | null = null;
@@ -144,9 +144,9 @@ export class BrowserApp {
    * that waits for a click gets one on three.js's VRButton/ARButton. Resolves false when it never starts.
    */
   async waitForSession(timeoutMs = 15_000): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + timeoutMs; // xrsim-allow-clock: the host's wait for a page to start, outside the simulation
     let clicked = false;
-    for (let attempt = 0; Date.now() < deadline; attempt++) {
+    for (let attempt = 0; Date.now() < deadline; attempt++) { // xrsim-allow-clock
       const status = await this.withTimeout(this.page.evaluate<{ session: string; frameReady: boolean }>(`window.${PAGE_HANDLE}.status()`));
       if (status.frameReady) return true;
       if (status.session === 'none' && !clicked && attempt >= 2) {
@@ -160,13 +160,13 @@ export class BrowserApp {
   /** Runs a batch of ticks in the page; one output per tick. Host-side errors join the first output. */
   async tick(batch: TickInput[]): Promise<TickOutput[]> {
     if (this.crashed) throw new Error('the page crashed');
-    const started = performance.now();
+    const started = performance.now(); // xrsim-allow-clock: round-trip statistics for the host, never in a frame
     const reply = await this.withTimeout(
       this.cdp.send('Runtime.evaluate', { expression: `window.${PAGE_HANDLE}.tick(${JSON.stringify(batch)})`, awaitPromise: true, returnByValue: true }),
     );
     if (reply.exceptionDetails) throw new Error(`the page's tick handle failed: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
     const outputs = reply.result.value as unknown;
-    const ms = performance.now() - started;
+    const ms = performance.now() - started; // xrsim-allow-clock
     this.stats.roundTrips++;
     this.stats.ticks += batch.length;
     this.stats.totalMs += ms;

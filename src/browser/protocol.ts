@@ -138,7 +138,7 @@ export interface ShimConfig {
   protocol: number;
   /** The page's `Math.random` seed (the session's `app` stream gives it). */
   seed: number;
-  /** `Date.now()` at frame time 0, ms since the epoch. */
+  /** The page's `Date.now` at frame time 0, ms since the epoch. */
   epochMs: number;
   /** XRWebGLLayer size, pixels, both eyes side by side (default 256 × 128). */
   layerWidth?: number;

@@ -139,7 +139,7 @@ class QueueRunner implements EntryRunner {
   /** Sessions in flight, by job id. */
   private readonly waiting = new Map<string, Waiter>();
   private readonly timer: NodeJS.Timeout;
-  private lastFinish = Date.now();
+  private lastFinish = Date.now(); // xrsim-allow-clock: queue timing, outside any session
   private lastQuietNotice = 0;
   private failure: Error | null = null;
   private closed = false;
@@ -160,7 +160,7 @@ class QueueRunner implements EntryRunner {
   run(entry: SweepEntry): Promise<SweepResultLine> {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
-      this.waiting.set(jobIdOf(entry.key), { entry, resolve, reject, checkedAt: Date.now() });
+      this.waiting.set(jobIdOf(entry.key), { entry, resolve, reject, checkedAt: Date.now() }); // xrsim-allow-clock: queue timing, outside any session
       this.add(entry);
     });
   }
@@ -200,7 +200,7 @@ class QueueRunner implements EntryRunner {
     const waiter = this.waiting.get(jobId);
     if (!waiter) return;
     this.waiting.delete(jobId);
-    this.lastFinish = Date.now();
+    this.lastFinish = Date.now(); // xrsim-allow-clock: queue timing, outside any session
     waiter.resolve(line);
   }
 
@@ -236,7 +236,7 @@ class QueueRunner implements EntryRunner {
   private async check(jobId: string): Promise<void> {
     const waiter = this.waiting.get(jobId);
     if (!waiter) return;
-    waiter.checkedAt = Date.now();
+    waiter.checkedAt = Date.now(); // xrsim-allow-clock: queue timing, outside any session
     let job: Job | undefined;
     try {
       job = await this.parts.fromId(jobId);
@@ -253,7 +253,7 @@ class QueueRunner implements EntryRunner {
 
   /** The safety net for missed events; also says when nothing has finished for a while. */
   private async reconcile(): Promise<void> {
-    const now = Date.now();
+    const now = Date.now(); // xrsim-allow-clock: queue timing, outside any session
     const due: string[] = [];
     for (const [jobId, waiter] of this.waiting) {
       if (due.length >= RECONCILE_BATCH) break;

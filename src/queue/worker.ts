@@ -123,7 +123,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       return await processJob(job, { roots, pool, keep, streamsDir: options.streamsDir, workerName, stats: state.stats });
     } finally {
       state.busy--;
-      state.lastBusy = Date.now();
+      state.lastBusy = Date.now(); // xrsim-allow-clock: --idle-exit, a worker's own lifetime
     }
   };
   const worker = new Worker(name, runJob, {
@@ -185,7 +185,7 @@ async function processJob(
 class WorkerState {
   readonly stats: QueueWorkerStats = { jobs: 0, completed: 0, crashed: 0, refused: 0 };
   busy = 0;
-  lastBusy = Date.now();
+  lastBusy = Date.now(); // xrsim-allow-clock
   readonly finished: Promise<QueueWorkerExit>;
   private end!: (exit: QueueWorkerExit) => void;
   private worker: Worker | null = null;
@@ -221,7 +221,7 @@ class WorkerState {
 
   exitWhenIdle(seconds: number): void {
     this.idleTimer = setInterval(async () => {
-      if (this.busy > 0 || Date.now() - this.lastBusy < seconds * 1000 || this.closing) return;
+      if (this.busy > 0 || Date.now() - this.lastBusy < seconds * 1000 || this.closing) return; // xrsim-allow-clock: queue timing, outside any session
       const counts = await this.counter?.getJobCounts('waiting', 'delayed', 'prioritized', 'active').catch(() => null);
       if (!counts || counts.waiting + counts.delayed + counts.prioritized > 0) return;
       this.log(`the queue has had nothing for this worker for ${seconds} s: stopping`);

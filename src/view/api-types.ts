@@ -148,7 +148,7 @@ export interface ViewerPageHandle {
   kind: 'sweep' | 'replay';
   /** Resolves when the first frame is drawn (or the sweep shown); rejects when loading fails. */
   ready: Promise<void>;
-  /** `performance.now()` when the first frame was drawn. */
+  /** The page's `performance.now` reading when the first frame was drawn. */
   firstFrameAt?: number | null;
   replay?: {
     /** The tick drawn last. */

@@ -39,7 +39,7 @@ export class Replay {
   private playClock = { wall: 0, sim: 0 };
   private frame: FrameAccess | null = null;
   private renderQueued = false;
-  /** Resolves when the first frame has been drawn; `firstFrameAt` is its `performance.now()`. */
+  /** Resolves when the first frame has been drawn; `firstFrameAt` is its `performance.now` reading. */
   readonly firstFrame: Promise<void>;
   firstFrameAt: number | null = null;
   private resolveFirstFrame!: () => void;
@@ -96,7 +96,7 @@ export class Replay {
       step: (d) => this.seek(this.wanted + d),
       speed: (s) => {
         this.speed = s;
-        this.playClock = { wall: performance.now(), sim: this.wanted * meta.dt };
+        this.playClock = { wall: performance.now(), sim: this.wanted * meta.dt }; // xrsim-allow-clock: playback runs on the viewer's wall clock
       },
     });
     if (session.milestones) this.panel.setMilestones(session.milestones, 'as scored by the sweep:');
@@ -115,7 +115,7 @@ export class Replay {
   seek(tick: number): Promise<void> {
     const target = Math.max(0, Math.min(this.meta.frames - 1, Math.round(tick)));
     this.wanted = target;
-    if (this.playing) this.playClock = { wall: performance.now(), sim: target * this.meta.dt };
+    if (this.playing) this.playClock = { wall: performance.now(), sim: target * this.meta.dt }; // xrsim-allow-clock: playback runs on the viewer's wall clock
     const drawn = new Promise<void>((resolve) => this.drawnWaiters.push({ tick: target, resolve }));
     void this.client.frame(target).then((frame) => {
       if (this.wanted !== target) return;
@@ -128,11 +128,11 @@ export class Replay {
   play(): void {
     if (this.wanted >= this.meta.frames - 1) void this.seek(0);
     this.playing = true;
-    this.playClock = { wall: performance.now(), sim: this.wanted * this.meta.dt };
+    this.playClock = { wall: performance.now(), sim: this.wanted * this.meta.dt }; // xrsim-allow-clock: playback runs on the viewer's wall clock
     this.timelineUi.setPlaying(true);
     const loop = () => {
       if (!this.playing) return;
-      const sim = this.playClock.sim + ((performance.now() - this.playClock.wall) / 1000) * this.speed;
+      const sim = this.playClock.sim + ((performance.now() - this.playClock.wall) / 1000) * this.speed; // xrsim-allow-clock: playback runs on the viewer's wall clock
       const tick = Math.min(this.meta.frames - 1, Math.floor(sim / this.meta.dt + 1e-6));
       if (tick !== this.wanted) void this.seek(tick);
       if (tick >= this.meta.frames - 1) this.pause();
@@ -170,7 +170,7 @@ export class Replay {
     this.tick = frame.tick;
     document.getElementById('overlay')!.textContent = `tick ${frame.tick} · ${(frame.tick * this.meta.dt).toFixed(3)} s`;
     if (this.firstFrameAt === null) {
-      this.firstFrameAt = performance.now();
+      this.firstFrameAt = performance.now(); // xrsim-allow-clock: playback runs on the viewer's wall clock
       this.resolveFirstFrame();
     }
     this.drawnWaiters = this.drawnWaiters.filter((w) => {
