@@ -6,7 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserApp } from '../src/browser/browser-app.js';
+import { BrowserApp, injectImportMap } from '../src/browser/browser-app.js';
+import { DEFAULT_PACKAGES, PackageResolver } from '../src/browser/packages.js';
+import { startStaticServer } from '../src/browser/static-server.js';
 import { WarmChromium } from '../src/browser/chromium.js';
 import { runBrowserApp } from '../src/browser/scored-run.js';
 import { createSession, replayStream, XrsimInputError } from '../src/index.js';
@@ -96,6 +98,25 @@ describe.skipIf(SKIP_SYSTEM)('replaying a recorded browser session into a page (
     expect(report.app.host).toBe('browser');
     expect(report.firstDivergence).toBeNull();
     expect(report.compared).toBe(report.frames);
+  }, 300_000);
+
+  it('replays into a page the user serves on loopback (--app URL), and refuses a URL off the machine', async () => {
+    // The user's own server: here the poke-button pages, with three resolved as a user's build would.
+    const task = tasksWithBrowserApps().find((t) => t.id === 'xr/poke-button')!;
+    const packages = new PackageResolver(task.dir);
+    const importMap = JSON.stringify(packages.importMap(DEFAULT_PACKAGES));
+    const server = await startStaticServer({ root: task.dir, mount: (p) => packages.mount(p), transformHtml: (html) => injectImportMap(html, importMap) });
+    try {
+      const same = await replayStream(browserStream, { app: `${server.origin}/index.html`, chromium });
+      expect(same.app.host).toBe('browser');
+      expect(same.firstDivergence).toBeNull();
+      expect(same.compared).toBe(same.frames);
+      const other = await replayStream(browserStream, { app: `${server.origin}/out-of-reach.html`, chromium });
+      expect(other.firstDivergence).toMatchObject({ kind: 'tag', name: 'button' });
+    } finally {
+      await server.close();
+    }
+    await expect(replayStream(browserStream, { app: 'https://example.com/app/', chromium })).rejects.toThrow(/loopback/);
   }, 300_000);
 
   it('names the first divergent tick and tag of an adversarial page', async () => {

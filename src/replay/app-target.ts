@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { XrsimInputError } from '../errors.js';
 import { TASKS_DIR } from '../paths.js';
+import { browserTarget } from '../task/browser-programs.js';
 import { listTaskIds, loadTask } from '../task/load.js';
 import { isBrowserAppEntry } from '../task/types.js';
 
@@ -15,7 +16,7 @@ export type AppHostKind = 'in-process' | 'browser';
 /** The app a stream is replayed into. */
 export type ReplayTarget =
   | { host: 'in-process'; name: string; module: string }
-  | { host: 'browser'; name: string; dir: string; page: string };
+  | { host: 'browser'; name: string; dir: string; page: string; /** A page the user serves on loopback, instead of `dir`. */ url?: string };
 
 /** What the name is resolved against: the stream's task, and the host that recorded it (it wins a tie). */
 export interface ReplayTargetContext {
@@ -24,13 +25,16 @@ export interface ReplayTargetContext {
 }
 
 /**
- * Resolves `app`: an `.html` file or a directory (its `index.html`) is a browser app; a `.mjs`/`.js` file an
+ * Resolves `app`: an `.html` file, a directory (its `index.html`) or a loopback URL is a browser app; a `.mjs`/`.js` file an
  * in-process app module; anything else a name from the stream's task's `apps`, in process or browser.
  * (A name both hosts hold would mean the recording host's; the suite names its browser apps `web-*`.)
  */
 export function resolveReplayApp(app: string, context: ReplayTargetContext): ReplayTarget {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(app)) {
-    throw new XrsimInputError(`--app ${app}: replaying into a page at a URL is not supported yet`, { expected: 'an app name, a directory with index.html, an .html page or an app module (.mjs)' });
+    // A page the user serves on this machine's loopback, as `xrsim run --app URL` takes (anything else is refused).
+    const page = /^https?:/i.test(app) ? browserTarget(app) : null;
+    if (!page?.url) throw new XrsimInputError(`--app ${app}: a page at a URL must be served on this machine's loopback`, { expected: 'http://127.0.0.1:PORT/... or http://localhost:PORT/...' });
+    return { host: 'browser', name: app, dir: process.cwd(), page: page.page, url: page.url };
   }
   const path = resolve(app);
   if (existsSync(path) && statSync(path).isDirectory()) {

@@ -137,7 +137,7 @@ async function replayInBrowser(
   ]);
   const chromium = options.chromium ?? new WarmChromium();
   try {
-    const app = await BrowserApp.open({ chromium, dir: target.dir, page: target.page, seed: header.seed, tickTimeoutMs: options.tickTimeoutMs ?? 30_000 });
+    const app = await BrowserApp.open({ chromium, dir: target.dir, page: target.page, url: target.url, seed: header.seed, tickTimeoutMs: options.tickTimeoutMs ?? 30_000 });
     try {
       await app.waitForSession();
       const model = replayModel(header, `browser:${target.name}`, relayAppPath());

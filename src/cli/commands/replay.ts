@@ -10,7 +10,7 @@ import { requireOnePath } from './paths.js';
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'play a recorded stream into an app (in process or a browser page) and compare its tags and events',
-  help: `xrsim replay FILE.xrs --app NAME|DIR|PAGE.html|MODULE.mjs [--batch N] [--json]
+  help: `xrsim replay FILE.xrs --app NAME|DIR|PAGE.html|URL|MODULE.mjs [--batch N] [--json]
 
 Plays the recorded session's head, hands, controllers, planes and depth into an app, at full speed, and
 compares what the app publishes (tags, app events, app errors) with the recording, frame by frame. Prints
@@ -18,9 +18,10 @@ compares what the app publishes (tags, app events, app errors) with the recordin
 The session is rebuilt from the stream's header with the recorded seed and hand; the recorded actor
 script must be unchanged. Browser pages run in Debian's Chromium, open loop in batches.
 
-  --app NAME            an app of the stream's task: its in-process apps (task.json "apps") or its
-                        browser pages (web/apps.json); a name both have means the recorded app's host
+  --app NAME            an app of the stream's task (task.json "apps"): in process, or a browser page
+                        (host "browser"); a name both have means the recorded app's host
   --app DIR|PAGE.html   a browser app: a directory with index.html, or one page
+  --app URL             a page you serve on loopback (http://127.0.0.1:PORT/...)
   --app MODULE.mjs      an in-process app module
   --batch N             the most ticks per round trip to a page (default 45)
   --json                print one JSON object { file, app, recordedHost, identical, frames, compared,
