@@ -8,7 +8,10 @@
  * same result. Dropouts are a Bernoulli process along each row, drawn as geometric gaps between dropped
  * pixels (one draw per dropout rather than one per pixel). Nothing is allocated per frame.
  */
-import { CounterStream, mix32, normalFromInt32, ZIGGURAT_K, ZIGGURAT_LAYER_MASK, ZIGGURAT_W } from './counter-rng.js';
+import { CounterStream, mix32, U32_TO_UNIT, ZIGGURAT_K, ZIGGURAT_LAYER_MASK, ZIGGURAT_W } from './counter-rng.js';
+
+// The literals the hot loop uses for these constants (see measureDepth).
+if (U32_TO_UNIT !== 2.3283064365386963e-10 || ZIGGURAT_LAYER_MASK !== 127) throw new Error('depth-noise: the literals in measureDepth no longer match counter-rng.ts');
 
 /** The parameters of the depth noise model (all distances in metres). */
 export interface DepthNoiseModel {
@@ -36,9 +39,6 @@ export interface DepthNoiseModel {
   mixedPixel: number;
 }
 
-/** Scratch for the ziggurat's rare slow path (see measureDepth). */
-const slowNormal = new Float64Array(1);
-
 /** Largest value a uint16 millimetre reading holds. */
 export const MAX_DEPTH_MM = 65535;
 
@@ -53,7 +53,12 @@ export class DepthNoiseStreams {
   /** Dropouts: row r's gaps are draws r·(width + 1), r·(width + 1) + 1, ... */
   readonly dropout: CounterStream;
 
-  private edges = new Uint8Array(0);
+  /**
+   * Scratch for measureDepth (reused from frame to frame): the pixels whose Gaussian draw is one of the
+   * ziggurat's rare rejections, and their depth before the error, finished after the main pass.
+   */
+  slowIndex = new Int32Array(0);
+  slowDepth = new Float64Array(0);
 
   /** @param key 32 bits drawn from the session's `depth-noise` stream */
   constructor(key: number) {
@@ -63,10 +68,12 @@ export class DepthNoiseStreams {
     this.dropout = new CounterStream(mix32(key ^ 0x7f4a7c15));
   }
 
-  /** Scratch flags for `pixels` pixels (reused from frame to frame). */
-  edgeFlags(pixels: number): Uint8Array {
-    if (this.edges.length < pixels) this.edges = new Uint8Array(pixels);
-    return this.edges;
+  /** Makes the scratch big enough for images of `pixels` pixels (allocated once per size). */
+  reserve(pixels: number): void {
+    if (this.slowIndex.length < pixels) {
+      this.slowIndex = new Int32Array(pixels);
+      this.slowDepth = new Float64Array(pixels);
+    }
   }
 
   /** Points every stream at sensor frame `frame`. */
@@ -107,15 +114,26 @@ export function measureDepth(
     return;
   }
   noise.seek(frame);
-  const edges = p.mixedPixel > 0 ? noise.edgeFlags(width * height) : null;
-  if (edges) flagSteps(depth, width, height, p.edgeStep, edges, rowStart, rowEnd, colStart, colEnd);
-  const { error, mixed, grazing } = noise;
-  const grazingSpan = p.grazingCosStart - p.grazingCosFull;
-  const { minRange, maxRange, bias1, sigma0, sigma1, sigma2, edgeStep, mixedPixel, grazingCosFull, grazingCosStart } = p;
-  const em = error.multiplier;
-  const eo = error.offset;
+  noise.reserve(width * height);
+  const { slowIndex, slowDepth } = noise;
+  let slow = 0;
+  const { minRange, maxRange, bias1, sigma0, sigma1, sigma2, mixedPixel, grazingCosFull, grazingCosStart } = p;
+  const grazingSpan = grazingCosStart - grazingCosFull;
+  // With no mixed pixels nothing is an edge: an infinite step is never exceeded.
+  const edgeStep = mixedPixel > 0 ? p.edgeStep : Infinity;
+  // The streams' Weyl sequences and the ziggurat's tables as locals, and constants as literals below (V8
+  // reloads a module's constants every pixel but folds a literal). The loop calls nothing: a call anywhere
+  // in it, even a rare one, makes V8 reload every array's length and address every pixel.
+  const em = noise.error.multiplier, eo = noise.error.offset;
+  const mm = noise.mixed.multiplier, mo = noise.mixed.offset;
+  const gm = noise.grazing.multiplier, go = noise.grazing.offset;
+  const zigguratW = ZIGGURAT_W, zigguratK = ZIGGURAT_K;
+  const lastRow = height - 1, lastCol = width - 1;
   for (let row = rowStart; row < rowEnd; row++) {
     const o = row * width;
+    // Offsets of the 4-neighbours above and below; at the image's edge the pixel itself (a step of 0).
+    const up = row > 0 ? -width : 0;
+    const down = row < lastRow ? width : 0;
     for (let col = colStart; col < colEnd; col++) {
       const i = o + col;
       let z = depth[i];
@@ -123,76 +141,87 @@ export function measureDepth(
         out[i] = 0;
         continue;
       }
-      if (edges !== null && edges[i] === 1) {
+      // Edge pixels (a 4-neighbour more than edgeStep away, or with no surface) may be mixed. The test is
+      // made here rather than in a pass of its own: four loads that hit the cache beat a flag per pixel.
+      const left = col > 0 ? depth[i - 1] : z;
+      const right = col < lastCol ? depth[i + 1] : z;
+      if (Math.abs(left - z) > edgeStep || Math.abs(right - z) > edgeStep || Math.abs(depth[i + up] - z) > edgeStep || Math.abs(depth[i + down] - z) > edgeStep) {
         // One draw decides whether an edge pixel is mixed and, given that it is (uniform in [0, mixedPixel)),
         // how much: drawn first, since most edge pixels are not mixed and need no more than that.
-        const u = mixed.uniform(i);
+        // (mix32 of the mixed stream's draw i, written out like every draw in this loop.)
+        let hm = (Math.imul(i, mm) + mo) | 0;
+        hm ^= hm >>> 16;
+        hm = Math.imul(hm, 0x85ebca6b);
+        hm ^= hm >>> 13;
+        hm = Math.imul(hm, 0xc2b2ae35);
+        hm ^= hm >>> 16;
+        const u = (hm >>> 0) * 2.3283064365386963e-10; // U32_TO_UNIT
         if (u < mixedPixel) {
           // The neighbour across the largest depth step, if it is a step at all (neighbours with no surface
-          // do not count).
+          // do not count; at the image's edge the pixel itself is its neighbour, a step of 0).
           let step = 0;
-          if (col > 0) step = largerStep(step, depth[i - 1] - z);
-          if (col < width - 1) step = largerStep(step, depth[i + 1] - z);
-          if (row > 0) step = largerStep(step, depth[i - width] - z);
-          if (row < height - 1) step = largerStep(step, depth[i + width] - z);
+          let candidate = left - z;
+          if (candidate !== Infinity && Math.abs(candidate) > Math.abs(step)) step = candidate;
+          candidate = right - z;
+          if (candidate !== Infinity && Math.abs(candidate) > Math.abs(step)) step = candidate;
+          candidate = depth[i + up] - z;
+          if (candidate !== Infinity && Math.abs(candidate) > Math.abs(step)) step = candidate;
+          candidate = depth[i + down] - z;
+          if (candidate !== Infinity && Math.abs(candidate) > Math.abs(step)) step = candidate;
           if (Math.abs(step) > edgeStep) z += (u / mixedPixel) * step;
         }
       }
       const cos = incidence[i];
-      if (cos < grazingCosFull || (cos < grazingCosStart && grazing.uniform(i) < (grazingCosStart - cos) / grazingSpan) || z < minRange || z > maxRange) {
+      if (cos < grazingCosStart) {
+        if (cos < grazingCosFull) {
+          out[i] = 0;
+          continue;
+        }
+        let hg = (Math.imul(i, gm) + go) | 0;
+        hg ^= hg >>> 16;
+        hg = Math.imul(hg, 0x85ebca6b);
+        hg ^= hg >>> 13;
+        hg = Math.imul(hg, 0xc2b2ae35);
+        hg ^= hg >>> 16;
+        if ((hg >>> 0) * 2.3283064365386963e-10 < (grazingCosStart - cos) / grazingSpan) {
+          out[i] = 0;
+          continue;
+        }
+      }
+      if (z < minRange || z > maxRange) {
         out[i] = 0;
         continue;
       }
-      // mix32 and the ziggurat's fast path, written out: V8 would box their int32 and double results if it
-      // did not inline the calls, and that allocation costs more than the arithmetic.
+      // The error stream's draw i and the ziggurat's fast path, written out: V8 would box their int32 and
+      // double results if it did not inline the calls, and that allocation costs more than the arithmetic.
       let h = (Math.imul(i, em) + eo) | 0;
       h ^= h >>> 16;
       h = Math.imul(h, 0x85ebca6b);
       h ^= h >>> 13;
       h = Math.imul(h, 0xc2b2ae35);
       h ^= h >>> 16;
-      const layer = h & ZIGGURAT_LAYER_MASK;
+      const layer = h & 127; // ZIGGURAT_LAYER_MASK
       const m = h >> 7;
       // |m| without a branch: the sign is random, so a branch would be mispredicted half the time.
-      let gaussian = m * ZIGGURAT_W[layer];
-      if ((m ^ (m >> 31)) - (m >> 31) >= ZIGGURAT_K[layer]) {
-        // The rare rejection, through a typed array: merged with the fast path's number, a call's result
-        // (if V8 does not inline it) would make it box every pixel's number.
-        slowNormal[0] = normalFromInt32(h);
-        gaussian = slowNormal[0];
+      if ((m ^ (m >> 31)) - (m >> 31) >= zigguratK[layer]) {
+        // A rejection (about 1 % of draws): finished after this loop, which then needs no call.
+        slowIndex[slow] = i;
+        slowDepth[slow] = z;
+        slow++;
+        continue;
       }
-      z += bias1 * z + (sigma0 + sigma1 * z + sigma2 * z * z) * gaussian;
-      out[i] = millimetres(z);
+      z += bias1 * z + (sigma0 + sigma1 * z + sigma2 * z * z) * (m * zigguratW[layer]);
+      // millimetres(z), written out: V8 does not inline it here.
+      const x = z * 1000 + 0.5;
+      out[i] = x < 1 ? 1 : x >= 65536 ? 65535 : x | 0; // MAX_DEPTH_MM = 65535
     }
+  }
+  const error = noise.error;
+  for (let k = 0; k < slow; k++) {
+    const z = slowDepth[k];
+    out[slowIndex[k]] = millimetres(z + bias1 * z + (sigma0 + sigma1 * z + sigma2 * z * z) * error.normal(slowIndex[k]));
   }
   if (p.dropout > 0) dropOut(noise.dropout, p.dropout, width, out, rowStart, rowEnd, colStart, colEnd);
-}
-
-/**
- * Marks in `edges` (1) every pixel of the window (rows `rowStart`..`rowEnd − 1`, columns `colStart`..
- * `colEnd − 1`) that differs from a 4-neighbour by more than `edgeStep` (or has no surface next to a
- * surface): the only candidates for mixed pixels. Each horizontal and vertical pair is compared once.
- * (Flags just outside the window may be set too; they are not read.)
- */
-function flagSteps(depth: Float32Array, width: number, height: number, edgeStep: number, edges: Uint8Array, rowStart: number, rowEnd: number, colStart: number, colEnd: number): void {
-  for (let row = rowStart; row < rowEnd; row++) edges.fill(0, row * width + colStart, row * width + colEnd);
-  const firstCol = Math.max(0, colStart - 1);
-  for (let row = Math.max(0, rowStart - 1); row < Math.min(height, rowEnd + 1); row++) {
-    const o = row * width;
-    const below = row < height - 1;
-    for (let col = firstCol; col < colEnd; col++) {
-      const i = o + col;
-      const z = depth[i];
-      if (col < width - 1 && Math.abs(depth[i + 1] - z) > edgeStep) {
-        edges[i] = 1;
-        edges[i + 1] = 1;
-      }
-      if (below && Math.abs(depth[i + width] - z) > edgeStep) {
-        edges[i] = 1;
-        edges[i + width] = 1;
-      }
-    }
-  }
 }
 
 /**
@@ -222,16 +251,13 @@ function quantise(z: number, minRange: number, maxRange: number): number {
 }
 
 /**
- * z metres in whole millimetres, 1 to MAX_DEPTH_MM. ⌊x + 0.5⌋ equals Math.round(x) for every x of at least
- * 1 (and anything smaller becomes 1 either way); unlike Math.round it compiles without a branch on the
- * fraction, which noise makes random.
+ * z metres in whole millimetres, 1 to MAX_DEPTH_MM: ⌊x⌋ for x = z·1000 + 0.5, which equals Math.round(z·1000)
+ * for every x of at least 1 (anything smaller becomes 1 either way). Clamped before it is truncated, so
+ * `| 0` is ⌊x⌋ (x is then in [1, 65536)); unlike Math.round or Math.floor it needs no branch on the
+ * fraction, which noise makes random, and no double result. (NaN, which no finite depth gives, reads 0 as
+ * it did before.)
  */
 function millimetres(z: number): number {
-  const mm = Math.floor(z * 1000 + 0.5);
-  return mm < 1 ? 1 : mm > MAX_DEPTH_MM ? MAX_DEPTH_MM : mm;
-}
-
-/** The step of larger magnitude, ignoring neighbours with no surface. */
-function largerStep(current: number, candidate: number): number {
-  return candidate !== Infinity && Math.abs(candidate) > Math.abs(current) ? candidate : current;
+  const x = z * 1000 + 0.5;
+  return x < 1 ? 1 : x >= MAX_DEPTH_MM + 1 ? MAX_DEPTH_MM : x | 0;
 }

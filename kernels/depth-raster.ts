@@ -270,49 +270,54 @@ export class DepthRaster {
     }
     if (m < 3) return;
     const { fx, fy, cx, cy, width, far } = camera;
+    const u = this.u;
+    const v = this.v;
     let vmin = Infinity;
     let vmax = -Infinity;
     for (let k = 0; k < m; k++) {
-      this.u[k] = cx + (fx * this.qx[k]) / -this.qz[k];
-      this.v[k] = cy - (fy * this.qy[k]) / -this.qz[k];
-      if (this.v[k] < vmin) vmin = this.v[k];
-      if (this.v[k] > vmax) vmax = this.v[k];
+      u[k] = cx + (fx * this.qx[k]) / -this.qz[k];
+      v[k] = cy - (fy * this.qy[k]) / -this.qz[k];
+      if (v[k] < vmin) vmin = v[k];
+      if (v[k] > vmax) vmax = v[k];
     }
     // Rows whose centre (row + 0.5) lies in [vmin, vmax): top-left rule.
     const step = this.lattice;
     const rowStart = alignUp(Math.max(this.rowMin, Math.ceil(vmin - 0.5)), step);
     const rowEnd = Math.min(this.rowMax, Math.ceil(vmax - 0.5) - 1);
+    const colMin = this.colMin;
+    const colMax = this.colMax;
     const depth = this.depth;
     const ids = this.id;
     const incidence = this.incidence;
     const rayX = this.rayX;
+    const rayY = this.rayY;
     const rayLength = this.rayLength;
     for (let row = rowStart; row <= rowEnd; row += step) {
       const yc = row + 0.5;
       let xmin = Infinity;
       let xmax = -Infinity;
-      for (let k = 0; k < m; k++) {
-        const j = (k + 1) % m;
-        const v0 = this.v[k], v1 = this.v[j];
+      // Each edge (k, k + 1), the last closing the polygon, that the row's centre line crosses.
+      for (let k = 0, j = m - 1; k < m; j = k++) {
+        const v0 = v[j], v1 = v[k];
         if ((v0 <= yc && yc < v1) || (v1 <= yc && yc < v0)) {
-          const x = this.u[k] + ((yc - v0) * (this.u[j] - this.u[k])) / (v1 - v0);
+          const x = u[j] + ((yc - v0) * (u[k] - u[j])) / (v1 - v0);
           if (x < xmin) xmin = x;
           if (x > xmax) xmax = x;
         }
       }
       if (xmin >= xmax) continue;
-      const colStart = alignUp(Math.max(this.colMin, Math.ceil(xmin - 0.5)), step);
-      const colEnd = Math.min(this.colMax, Math.ceil(xmax - 0.5) - 1);
-      const ry = this.rayY[row];
-      const base = ny * ry - nz;
+      const colStart = alignUp(Math.max(colMin, Math.ceil(xmin - 0.5)), step);
+      const colEnd = Math.min(colMax, Math.ceil(xmax - 0.5) - 1);
+      const base = ny * rayY[row] - nz;
       const o = row * width;
       for (let col = colStart; col <= colEnd; col += step) {
-        const rx = rayX[col];
-        const z = d / (nx * rx + base);
-        if (z < depth[o + col] && z <= far) {
-          depth[o + col] = z;
-          ids[o + col] = id;
-          incidence[o + col] = -(nx * rx + base) / rayLength[o + col];
+        const i = o + col;
+        const denominator = nx * rayX[col] + base;
+        const z = d / denominator;
+        if (z < depth[i] && z <= far) {
+          depth[i] = z;
+          ids[i] = id;
+          incidence[i] = -denominator / rayLength[i];
         }
       }
     }
