@@ -40,6 +40,17 @@ export interface Action {
   readonly label: string;
   start(ctx: ActorContext): void;
   update(ctx: ActorContext): ActionStatus;
+  /**
+   * Whether this action's update at the next tick (`ctx.tick + 1`) is certain to return `running` and to read
+   * nothing the app publishes (tags, app events). A session batches a browser app's ticks only through such
+   * ticks (docs/BROWSER.md, "Batched sessions"). Absent means no: the conservative answer.
+   */
+  quiet?(ctx: ActorContext): boolean;
+}
+
+/** The time (s) of the next tick, computed exactly as the session will compute it. */
+export function nextTickTime(ctx: ActorContext): number {
+  return (ctx.tick + 1) * ctx.model.timing.dt;
 }
 
 /** An action that does something once and is done. */
@@ -47,8 +58,18 @@ export function instant(label: string, run: (ctx: ActorContext) => void): Action
   return { label, start: run, update: () => 'done' };
 }
 
-/** An action that starts something and lasts `seconds` (at least one tick). */
-export function timed(label: string, seconds: number, begin: (ctx: ActorContext) => void, each?: (ctx: ActorContext, elapsed: number) => ActionStatus | void): Action {
+/**
+ * An action that starts something and lasts `seconds` (at least one tick). It is quiet (see
+ * {@link Action.quiet}) until its last tick when it has no `each`, or when `eachIsQuiet` says `each` reads
+ * no app state and never ends the action early.
+ */
+export function timed(
+  label: string,
+  seconds: number,
+  begin: (ctx: ActorContext) => void,
+  each?: (ctx: ActorContext, elapsed: number) => ActionStatus | void,
+  eachIsQuiet = false,
+): Action {
   let startedAt = 0;
   return {
     label,
@@ -61,6 +82,10 @@ export function timed(label: string, seconds: number, begin: (ctx: ActorContext)
       const status = each?.(ctx, elapsed);
       if (status && status !== 'running') return status;
       return elapsed + 1e-9 >= seconds ? 'done' : 'running';
+    },
+    quiet(ctx) {
+      // The same expression `update` evaluates at the next tick, so the prediction is exact.
+      return (!each || eachIsQuiet) && !(nextTickTime(ctx) - startedAt + 1e-9 >= seconds);
     },
   };
 }
@@ -83,6 +108,7 @@ export function parallel(...actions: Action[]): Action {
       }
       return finished.size === actions.length ? 'done' : 'running';
     },
+    quiet: (ctx) => actions.every((a) => finished.has(a) || (a.quiet?.(ctx) ?? false)),
   };
 }
 
@@ -105,5 +131,7 @@ export function sequence(label: string, actions: Action[]): Action {
       }
       return 'done';
     },
+    // The current step must go on running: a step that ends starts the next one in the same tick.
+    quiet: (ctx) => index < actions.length && (actions[index].quiet?.(ctx) ?? false),
   };
 }

@@ -6,7 +6,7 @@ import { rotateVec } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { HandPoint } from '../user/hand.js';
 import type { SideRef } from '../hand/side.js';
-import { sequence, timed, type Action, type ActorContext } from './action.js';
+import { nextTickTime, sequence, timed, type Action, type ActorContext } from './action.js';
 import { asTarget, type Resolved, type Target } from './targets.js';
 
 /** Length of a throwing swing (metres). */
@@ -91,12 +91,14 @@ export function handVerbs(ref: SideRef): HandVerbs {
         const off = Math.hypot(p[0] - r.point[0], p[1] - r.point[1], p[2] - r.point[2]);
         return off <= ARRIVED || elapsed >= duration + OVERTIME ? 'done' : 'running';
       },
+      quiet: (ctx) => t.steady === true && nextTickTime(ctx) - started + 1e-9 < duration,
     };
   };
   const pinch = (amount: number, duration: number, label: string) => timed(label, duration + 0.02, (ctx) => ctx.user.hand(ref).pinch(amount, { duration }));
   /** A target pushed along its normal (toward the user when it has none) by `distance`. */
   const along = (t: Target, distance: number): Target => ({
     label: `${t.label}${distance >= 0 ? '+' : ''}${distance}n`,
+    steady: t.steady,
     resolve(ctx) {
       const r = t.resolve(ctx);
       if (!r) return null;
@@ -154,6 +156,7 @@ export function handVerbs(ref: SideRef): HandVerbs {
             enter(ctx, phase + 1);
           }
         },
+        quiet: (ctx) => t.steady === true && (current?.quiet?.(ctx) ?? false),
       };
     },
     trace(path, o = {}) {
@@ -193,6 +196,7 @@ export function handVerbs(ref: SideRef): HandVerbs {
             released = true;
           }
         },
+        true,
       );
     },
     rest: (o = {}) => timed(`${name}.rest()`, o.duration ?? 0.6, (ctx) => ctx.user.hand(ref).rest({ duration: o.duration ?? 0.6 })),

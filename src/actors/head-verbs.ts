@@ -3,7 +3,7 @@
  */
 import { toWorld } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
-import { instant, timed, type Action, type ActorContext } from './action.js';
+import { instant, nextTickTime, timed, type Action, type ActorContext } from './action.js';
 import { asTarget, type Target } from './targets.js';
 
 /** Gaze within this angle of its target counts as arrived. */
@@ -58,6 +58,7 @@ export function headVerbs(): HeadVerbs {
         aim(ctx);
         return ctx.t - started + 1e-9 >= duration ? 'done' : 'running';
       },
+      quiet: (ctx) => (!look || look.steady === true) && !(nextTickTime(ctx) - started + 1e-9 >= duration),
     };
   };
   return {

@@ -31,6 +31,22 @@ export class ActorRunner {
     return this.finished;
   }
 
+  /**
+   * Whether the script's next tick (`ctx.tick + 1`) is certain to read nothing the app publishes: it has
+   * ended, or its current step declares itself quiet through that tick (`Action.quiet`). Between steps the
+   * script resumes and may do anything, so that is never quiet.
+   */
+  quietNextTick(ctx: ActorContext): boolean {
+    if (this.finished) return true;
+    const action = this.current;
+    if (!action?.quiet) return false;
+    try {
+      return action.quiet(ctx);
+    } catch {
+      return false; // its update will throw and be recorded: not a tick to guess about
+    }
+  }
+
   /** Advances the script by one tick. */
   tick(ctx: ActorContext, frame: Frame): void {
     for (let steps = 0; steps < MAX_STEPS_PER_TICK && !this.finished; steps++) {

@@ -20,17 +20,22 @@ export interface Resolved {
 /** A target: resolves each tick, or to null when it does not exist (an unresolvable tag). */
 export interface Target {
   readonly label: string;
+  /**
+   * True when it always resolves, to a point that depends on nothing the app publishes (`at`, `world`):
+   * only actions on such targets can be quiet (`Action.quiet`). A tag reads the app; a surface may vanish.
+   */
+  readonly steady?: boolean;
   resolve(ctx: ActorContext): Resolved | null;
 }
 
 /** A point given in the task frame (the scene anchor the task is placed in). */
 export function at(x: number, y: number, z: number): Target {
-  return { label: `at(${x}, ${y}, ${z})`, resolve: (ctx) => ({ point: toWorld(ctx.model.taskFrame, [x, y, z]), normal: null, rotation: null }) };
+  return { label: `at(${x}, ${y}, ${z})`, steady: true, resolve: (ctx) => ({ point: toWorld(ctx.model.taskFrame, [x, y, z]), normal: null, rotation: null }) };
 }
 
 /** A point in world coordinates. */
 export function world(x: number, y: number, z: number): Target {
-  return { label: `world(${x}, ${y}, ${z})`, resolve: () => ({ point: [x, y, z], normal: null, rotation: null }) };
+  return { label: `world(${x}, ${y}, ${z})`, steady: true, resolve: () => ({ point: [x, y, z], normal: null, rotation: null }) };
 }
 
 /** The centre of a surface's plane face (`scene:<surface>` or `task:<fixture>`), with its normal. */
@@ -69,6 +74,7 @@ export function tag(role: string): Target {
 export function offset(target: Target, d: Vec3): Target {
   return {
     label: `${target.label}+(${d.join(', ')})`,
+    steady: target.steady,
     resolve(ctx) {
       const r = target.resolve(ctx);
       if (!r) return null;

@@ -3,7 +3,7 @@
  */
 import type { Vec3 } from '../geometry/types.js';
 import type { DetectedPlane } from '../sensing/planes.js';
-import type { Action, ActorContext } from './action.js';
+import { nextTickTime, type Action, type ActorContext } from './action.js';
 
 /** What an `until` predicate can look at. */
 export interface ActorView {
@@ -41,6 +41,7 @@ export function wait(seconds: number): Action {
       duration = ctx.jitter(seconds);
     },
     update: (ctx) => (ctx.t - started + 1e-9 >= duration ? 'done' : 'running'),
+    quiet: (ctx) => !(nextTickTime(ctx) - started + 1e-9 >= duration),
   };
 }
 

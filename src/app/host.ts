@@ -33,10 +33,11 @@ export interface AppErrorSummary {
 /** How the host treats an app's promises. */
 export interface AppHostOptions {
   /**
-   * The app is the host's own bridge to an app elsewhere (a browser page): each tick's promise is awaited to
-   * the end before the frame commits, the tags are published after it, and a rejection is the harness's
-   * failure (the session errors), not the app's. Errors of the app itself come in through
-   * {@link AppHost.recordPageError}.
+   * The app is the host's own bridge to an app elsewhere (a browser page): its `frame` only hands the tick
+   * on, a promise it returns (while the page starts) is awaited to the end by {@link AppHost.settle} and a
+   * rejection is the harness's failure (the session errors), not the app's. What the app did in a tick
+   * comes in later, through {@link AppHost.applyBridged}, which also publishes the tags. Errors of the app
+   * itself come in through {@link AppHost.recordPageError}.
    */
   blocking?: boolean;
 }
@@ -168,9 +169,6 @@ export class AppHost {
         this.frame = null;
       }
       this.awaiting = false;
-      this.frame = frame;
-      this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
-      this.frame = null;
       return; // the host's own bridge: no app promise left to let settle
     }
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -178,6 +176,22 @@ export class AppHost {
     this.frame = frame;
     this.recordRejections();
     this.frame = null;
+  }
+
+  /**
+   * A bridged app's work of the tick `frame` holds (the session may have stepped ahead since, and restored
+   * this frame): `apply` publishes what the app did through the context, then the tags are published.
+   */
+  applyBridged(frame: Frame, apply: () => void): void {
+    this.frame = frame;
+    this.tick = frame.tick;
+    this.time = frame.time;
+    try {
+      apply();
+      this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+    } finally {
+      this.frame = null;
+    }
   }
 
   private guard(phase: string, fn: () => unknown): void {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { WarmChromium } from './chromium.js';
 import { DEFAULT_PACKAGES, PackageResolver } from './packages.js';
-import { PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
+import { PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
 import { contentType, startStaticServer, type StaticServer } from './static-server.js';
 import { checkOutputs } from './check-output.js';
 
@@ -79,6 +79,8 @@ export class BrowserApp {
   readonly stats: BridgeStats = { roundTrips: 0, ticks: 0, totalMs: 0, maxMs: 0 };
   /** Errors the host saw (refused requests, a crashed page), handed out with the next tick. */
   private hostErrors: PageError[] = [];
+  /** The page's status when {@link waitForSession} last asked (null before). */
+  status: PageStatus | null = null;
   private crashed = false;
 
   private constructor(
@@ -147,7 +149,8 @@ export class BrowserApp {
     const deadline = Date.now() + timeoutMs; // xrsim-allow-clock: the host's wait for a page to start, outside the simulation
     let clicked = false;
     for (let attempt = 0; Date.now() < deadline; attempt++) { // xrsim-allow-clock
-      const status = await this.withTimeout(this.page.evaluate<{ session: string; frameReady: boolean }>(`window.${PAGE_HANDLE}.status()`));
+      const status = await this.withTimeout(this.page.evaluate<PageStatus>(`window.${PAGE_HANDLE}.status()`));
+      this.status = status;
       if (status.frameReady) return true;
       if (status.session === 'none' && !clicked && attempt >= 2) {
         clicked = await this.page.evaluate<boolean>(`(() => { const b = document.querySelector('#VRButton, #ARButton, #XRButton'); b?.click(); return !!b; })()`);

@@ -6,14 +6,17 @@
  * rejections, console errors, refused requests) become AppError events; a page that stops answering is
  * the harness's failure (the session errors) and its browser is replaced.
  *
- * The session's `AppHost` runs this module in blocking mode (`app/host.ts`): it awaits each tick's round
- * trip before the frame commits.
+ * The session drives the exchange (`session/session.ts`): each tick's `frame` only encodes the tick's input;
+ * {@link BrowserHostApp.exchange} sends the inputs encoded so far in one round trip, and the session applies
+ * each tick's output ({@link BrowserHostApp.apply}) in that tick's frame before committing it. One tick per
+ * round trip unless the session batches (docs/BROWSER.md, "Batched sessions"); {@link batchable} is the
+ * page's side of that decision.
  */
 import type { AppContext, AppModule, XrFrameLike } from '../app/types.js';
 import type { BrowserAppRef } from '../task/browser-programs.js';
 import { BrowserApp, PageUnresponsiveError } from './browser-app.js';
 import type { WarmChromium } from './chromium.js';
-import type { PageError } from './protocol.js';
+import type { PageError, TickOutput } from './protocol.js';
 import { BrowserRelay } from './relay.js';
 
 export interface BrowserHostOptions {
@@ -41,8 +44,16 @@ export class BrowserHostApp {
   private app: BrowserApp | null = null;
   private ready: Promise<void> | null = null;
   private relay: BrowserRelay | null = null;
+  private ctx: AppContext | null = null;
+  private opened = false;
   private reported = 0;
   private closed = false;
+  /**
+   * Whether the page's next ticks cannot depend on its answers to earlier ones: its session asks the host
+   * for nothing (no `hit-test`, no `anchors`: requests change the next tick's input) and has kept running
+   * since it started. Once false, it stays false.
+   */
+  batchable = false;
 
   constructor(private readonly options: BrowserHostOptions) {}
 
@@ -50,7 +61,7 @@ export class BrowserHostApp {
   module(): AppModule {
     return {
       setup: (ctx) => (this.ready = this.open(ctx)),
-      frame: (xr, ctx) => this.frame(xr, ctx),
+      frame: (xr) => this.encode(xr),
     };
   }
 
@@ -71,18 +82,43 @@ export class BrowserHostApp {
     const { ref, chromium } = this.options;
     // The page's Math.random and crypto are seeded from the session's `app` stream.
     const seed = Math.floor(ctx.random() * 2 ** 32);
+    this.ctx = ctx;
     this.relay = new BrowserRelay(ctx.dt);
     this.app = await BrowserApp.open({ chromium, dir: ref.url ? process.cwd() : ref.path, page: ref.page, url: ref.url, seed, tickTimeoutMs: this.options.tickTimeoutMs });
     const started = await this.guard(this.app.waitForSession(this.options.startTimeoutMs ?? 20_000));
     if (!started) throw new PageNeverStartedError(ref.url ?? ref.page);
+    this.batchable = this.app.status?.session === 'running' && !this.app.status.requests;
+    this.opened = true;
   }
 
-  private async frame(xr: XrFrameLike, ctx: AppContext): Promise<void> {
-    await this.ready;
+  /** Serves the page's requests that are due and encodes the tick's input (sent by {@link exchange}). */
+  private encode(xr: XrFrameLike): Promise<void> | void {
+    if (!this.opened) return this.ready!.then(() => this.encode(xr)); // frame 0, while the page starts
+    this.relay!.module().frame(xr, this.ctx!);
+  }
+
+  /** Sends the ticks encoded since the last exchange, in one round trip; the page's outputs, in tick order. */
+  async exchange(): Promise<TickOutput[]> {
+    const inputs = this.relay!.take();
+    const outputs = await this.guard(this.app!.tick(inputs));
+    for (let i = 0; i < outputs.length; i++) {
+      const output = outputs[i];
+      if (output.session !== 'running' || output.requests.length > 0) {
+        this.batchable = false;
+        // Cannot happen while batchable held (no hit-test, no anchors), but a request answered late would
+        // silently change every later tick: refuse loudly instead.
+        if (output.requests.length > 0 && i < outputs.length - 1) {
+          throw new Error(`the page made a request at tick ${output.k}, inside a batch of ${outputs.length} ticks: the session cannot have batched these ticks (please report this)`);
+        }
+      }
+    }
+    return outputs;
+  }
+
+  /** Applies the page's output of the tick whose frame the session is about to commit: state, events, errors. */
+  apply(output: TickOutput): void {
     const relay = this.relay!;
-    relay.module().frame(xr, ctx); // serves requests due, encodes the tick
-    const outputs = await this.guard(this.app!.tick(relay.take()));
-    relay.apply(outputs, xr.tick, ctx);
+    relay.apply([output], output.k, this.ctx!);
     while (this.reported < relay.errors.length) this.options.reportError(relay.errors[this.reported++]);
   }
 

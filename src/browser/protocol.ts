@@ -121,6 +121,18 @@ export interface PageError {
 /** Where the page's XR session is. */
 export type SessionState = 'none' | 'requested' | 'running' | 'ended';
 
+/** What the page's `status()` answers (the host polls it while the page starts). */
+export interface PageStatus {
+  session: SessionState;
+  /** Whether the next tick will run an XR animation frame (a session with a base layer, or one pending, and callbacks). */
+  frameReady: boolean;
+  /**
+   * Whether the running session can ask the host for things (`hit-test` or `anchors` enabled): its requests
+   * change the next tick's input, so the host then sends one tick per round trip.
+   */
+  requests: boolean;
+}
+
 /** What the page published in one tick. */
 export interface TickOutput {
   k: number;

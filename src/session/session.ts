@@ -29,6 +29,7 @@ import { importApp } from '../app/module.js';
 import { sessionModuleImporter } from '../app/fresh-modules.js';
 import type { AppModule } from '../app/types.js';
 import type { ActorContext } from '../actors/action.js';
+import { sessionActorContext } from './actor-context.js';
 import { DEFAULT_APP, type ModuleRef } from '../task/programs.js';
 import { isBrowserAppEntry } from '../task/types.js';
 import { ActorRunner } from '../actors/runner.js';
@@ -36,8 +37,9 @@ import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
-import { POSE_FLOATS } from '../frame/layout.js';
 import { BrowserHostApp } from '../browser/host-app.js';
+import { FrameStash } from './frame-stash.js';
+import type { BridgeStats } from '../browser/browser-app.js';
 import { sharedChromium } from '../browser/chromium.js';
 import type { BrowserAppRef } from '../task/browser-programs.js';
 
@@ -48,7 +50,16 @@ export interface SessionOptions {
   perturbationSeed?: number;
   dominantHand?: Handedness;
   record?: RecordOptions;
+  /**
+   * A browser app's ticks per round trip at most (default {@link DEFAULT_BROWSER_BATCH}; 1: one tick per
+   * round trip). The session batches only ticks that cannot depend on the page's answers; results are
+   * bit-identical whatever the value (docs/BROWSER.md, "Batched sessions").
+   */
+  browserBatch?: number;
 }
+
+/** A browser app's ticks per round trip at most, by default. */
+export const DEFAULT_BROWSER_BATCH = 32;
 
 /** Hooks for {@link Session.run}. */
 export interface RunHooks {
@@ -79,6 +90,14 @@ export class Session {
   private readonly browser: BrowserHostApp | null;
   private finished = false;
   private disposed = false;
+  /** A browser app's ticks per round trip at most. */
+  private readonly browserBatch: number;
+  /** Frames of a batch stepped ahead of the page, waiting for its answers. */
+  private readonly stash = new FrameStash();
+  /** True while the session steps a tick ahead of the page's answers to earlier ones. */
+  private speculating = false;
+  /** What an actor read from the app while speculating (a quiet declaration that was wrong), or null. */
+  private feedbackRead: string | null = null;
 
   private constructor(
     rapier: Awaited<ReturnType<typeof initPhysics>>,
@@ -88,8 +107,10 @@ export class Session {
     private readonly recordOptions: RecordOptions | undefined,
     programs: { app: AppModule | null; actors: ActorScript | null; browser: BrowserHostApp | null },
     readonly perturbationSeed?: number,
+    browserBatch = DEFAULT_BROWSER_BATCH,
   ) {
     this.browser = programs.browser;
+    this.browserBatch = browserBatch;
     this.state = new SimState(rapier, model, seed, dominantHand, perturbationSeed);
     this.user = userControls(this.state.user);
     this.sensing = this.state.sensing;
@@ -97,27 +118,10 @@ export class Session {
     const state = this.state;
     this.app = programs.app ? new AppHost(programs.app, model, () => state.physics, state.sensing, state.random.get('app'), { blocking: programs.browser !== null }) : null;
     this.actors = programs.actors ? new ActorRunner(programs.actors, dominantHand) : null;
-    const app = this.app;
-    this.actorContext = {
-      t: 0,
-      tick: 0,
-      model,
-      user: this.user,
-      simUser: state.user,
-      environment: this.environment,
-      sensing: this.sensing,
-      get physics() {
-        return state.physics;
-      },
-      tags: app?.tags ?? null,
-      jitter: model.user.perturbation ? jitterFrom(state.random.get('actor-timing'), model.user.perturbation.timingJitter) : (seconds) => seconds,
-      appEventCount: (name) => app?.eventCount(name) ?? 0,
-      bodyPosition: (ref) => {
-        const index = bodyIndexOf(model, ref, { bare: 'task' });
-        const p = state.frame.bodyPoses;
-        return [p[index * POSE_FLOATS], p[index * POSE_FLOATS + 1], p[index * POSE_FLOATS + 2]];
-      },
-    };
+    // Reading the app's state while the session steps ahead of a page's answers would read stale state.
+    this.actorContext = sessionActorContext(model, state, this.user, this.app, (what) => {
+      if (this.speculating) this.feedbackRead ??= what;
+    });
     this.validators = createTaskValidators(model, dominantHand);
     this.recorder = recordOptions
       ? new StreamWriter(
@@ -163,15 +167,21 @@ export class Session {
     const browser = browserRef ? browserHost(browserRef, () => session?.app) : null;
     const app = browser ? browser.module() : programs?.app ? await importApp(programs.app as ModuleRef, importModule) : null;
     const actors = programs?.actors ? await importActors(programs.actors, importModule) : null;
-    session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed);
+    session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed, options.browserBatch);
     try {
       if (session.app?.awaiting) await session.app.settle(session.state.frame);
+      if (browser) await session.answerBrowser(false); // commits frame 0 with the page's output
     } catch (err) {
       await session.close();
       throw err;
     }
-    session.commitFrame();
+    if (!browser) session.commitFrame();
     return session;
+  }
+
+  /** A browser app's bridge: round trips, ticks sent and their time (null without a browser app). */
+  get browserStats(): BridgeStats | null {
+    return this.browser?.stats ?? null;
   }
 
   /** Current tick. */
@@ -238,6 +248,12 @@ export class Session {
       while (!this.done) {
         hooks.beforeStep?.(this, this.tick + 1);
         this.advance();
+        if (this.browser) {
+          // A hook may look at the session between ticks: it must find it where the frames are.
+          if (!hooks.beforeStep) this.stepAhead();
+          await this.answerBrowser(this.stash.count > 0);
+          continue;
+        }
         if (this.app?.awaiting) await this.app.settle(this.state.frame);
         this.commitFrame();
       }
@@ -304,6 +320,45 @@ export class Session {
     this.state.physics.free();
   }
 
+  /**
+   * Batching a browser app's ticks: after a tick the page has not answered yet, steps on while the next
+   * tick cannot depend on the page's answers: the page asks the host for nothing (`BrowserHostApp.batchable`),
+   * and the actor script's next tick reads no app state (`ActorRunner.quietNextTick`). A browser app adds no
+   * bodies and moves no surface, so nothing else in the kernel depends on it. Each tick's frame is stashed
+   * until the page's output for it arrives.
+   */
+  private stepAhead(): void {
+    const browser = this.browser!;
+    while (this.stash.count + 1 < this.browserBatch && !this.done && browser.batchable && (this.actors?.quietNextTick(this.actorContext) ?? true)) {
+      this.stash.save(this.state.frame);
+      this.speculating = true;
+      try {
+        this.advance();
+      } finally {
+        this.speculating = false;
+      }
+      if (this.feedbackRead) {
+        throw new Error(`an actor step declared quiet read the app's ${this.feedbackRead} at tick ${this.tick}, while the session batched a browser app's ticks (please report this; browserBatch: 1 avoids it)`);
+      }
+    }
+  }
+
+  /**
+   * Sends the ticks stepped since the last answer to the page in one round trip, then commits each tick's
+   * frame with the page's output for it (`stashed`: the frames of all but the last were stashed).
+   */
+  private async answerBrowser(stashed: boolean): Promise<void> {
+    if (this.app?.awaiting) await this.app.settle(this.state.frame);
+    const outputs = await this.browser!.exchange();
+    if (stashed) this.stash.save(this.state.frame);
+    for (let i = 0; i < outputs.length; i++) {
+      if (stashed) this.stash.restore(i, this.state.frame);
+      this.app!.applyBridged(this.state.frame, () => this.browser!.apply(outputs[i]));
+      this.commitFrame();
+    }
+    this.stash.clear();
+  }
+
   private commitFrame(): void {
     const state = this.state;
     state.hashFrame();
@@ -328,7 +383,7 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const entry = task.spec.apps?.[spec.app ?? DEFAULT_APP];
   const sensing = entry && isBrowserAppEntry(entry) && entry.sensing ? { ...entry.sensing, ...spec.sensing } : spec.sensing;
   const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing, app: spec.app });
-  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record });
+  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch });
 }
 
 /** The host of a browser app: its page errors become AppError events of the session's app host. */
@@ -338,9 +393,4 @@ function browserHost(ref: BrowserAppRef, appHost: () => AppHost | null | undefin
     chromium: sharedChromium(),
     reportError: (error) => appHost()?.recordPageError(error.kind, error.message, error.stack),
   });
-}
-
-/** Timing jitter of actor waits in perturbation mode: each wait lasts ±`fraction` of itself, seeded. */
-function jitterFrom(stream: { uniform(low: number, high: number): number }, fraction: number): (seconds: number) => number {
-  return (seconds) => seconds * (1 + stream.uniform(-fraction, fraction));
 }

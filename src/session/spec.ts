@@ -55,6 +55,11 @@ export interface SessionSpec {
    * Used by the session workers (`xrsim run`, `sweep`) and `runJudgedSession`; plain `runSession` ignores it.
    */
   judge?: JudgeOptions;
+  /**
+   * A browser app's ticks per round trip at most (default 32; 1: one per round trip). Speed only: results are
+   * bit-identical whatever it is (the session batches only ticks that cannot depend on the page's answers).
+   */
+  browserBatch?: number;
 }
 
 /** How `visual` milestones are judged. */
@@ -68,7 +73,7 @@ export interface JudgeOptions {
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'perturbationSeed', 'record', 'judge']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'perturbationSeed', 'record', 'judge', 'browserBatch']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -112,6 +117,9 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   if (spec.app !== undefined && (typeof spec.app !== 'string' || spec.app === '')) fail('app', 'invalid app', 'an app name from the task or a path to an app module');
   if (spec.record !== undefined) checkRecord(spec.record, fail);
   if (spec.judge !== undefined) checkJudge(spec.judge, fail);
+  if (spec.browserBatch !== undefined && !(Number.isInteger(spec.browserBatch) && (spec.browserBatch as number) >= 1 && (spec.browserBatch as number) <= 1024)) {
+    fail('browserBatch', `browserBatch must be an integer from 1 to 1024, got ${JSON.stringify(spec.browserBatch)}`, 'an integer 1..1024');
+  }
   return { ...(spec as unknown as SessionSpec), dominantHand: hand as Handedness };
 }
 

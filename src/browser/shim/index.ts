@@ -6,7 +6,7 @@
  * The handle holds data only: it takes tick inputs and returns what the page published. Nothing of the
  * host (files, processes, the network) is reachable through it.
  */
-import { PAGE_HANDLE, PROTOCOL_VERSION, type ShimConfig, type TickInput, type TickOutput } from '../protocol.js';
+import { PAGE_HANDLE, PROTOCOL_VERSION, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from '../protocol.js';
 import { AppState } from './app-state.js';
 import { DeviceState } from './device.js';
 import * as events from './events.js';
@@ -25,11 +25,6 @@ export type { ShimConfig, TickInput, TickOutput };
 const DEFAULTS = { layerWidth: 256, layerHeight: 128, fov: Math.PI / 2, modes: ['immersive-vr', 'immersive-ar'] } as const;
 
 /** What the host sees of the page between ticks. */
-export interface PageStatus {
-  session: Runtime['state'];
-  /** Whether the next tick will run an XR animation frame (a session with a base layer, or one pending, and callbacks). */
-  frameReady: boolean;
-}
 
 /** Installs the shim into `win` (default: the current window). Idempotent per window. */
 export function install(config: ShimConfig, win: Window & typeof globalThis = window): void {
@@ -66,7 +61,8 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
   const status = (): PageStatus => {
     const session = runtime.session?.[S];
     const layerSet = !!(session && (session.renderState.baseLayer || session.pending?.baseLayer));
-    return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0 };
+    const requests = !!session && (session.enabled('hit-test') || session.enabled('anchors'));
+    return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0, requests };
   };
   const yieldTask = macrotaskYield(win);
   // Real time spent in ticks (the page's own clock is virtual), for the host's benchmarks.
