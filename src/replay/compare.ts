@@ -31,7 +31,15 @@ export class AppStateComparer {
   /** Quantised streams store poses to 0.1 mm and 1/32767: inputs are compared within that. */
   private readonly tolerance: number;
 
-  constructor(quantised: boolean) {
+  /**
+   * @param appTolerance how far a number the app published (tag poses, app event data) may be from the
+   *   recorded one (0: bit-identical). An open-loop replay gives the app the stream's float32 poses where
+   *   the recorded app had float64 ones (the depth camera's, the planes'), so it compares within this.
+   */
+  constructor(
+    quantised: boolean,
+    private readonly appTolerance = 0,
+  ) {
     this.tolerance = quantised ? 2 * Math.max(POSITION_QUANTUM, 1 / ROTATION_STEPS) : 0;
   }
 
@@ -42,7 +50,7 @@ export class AppStateComparer {
     if (input) return { tick, kind: 'input', ...input };
     this.recorded.observe(recorded);
     this.replayed.observe(replayed);
-    return tagDifference(tick, this.recorded.tags, this.replayed.tags) ?? eventDifference(tick, this.recorded.events, this.replayed.events);
+    return tagDifference(tick, this.recorded.tags, this.replayed.tags, this.appTolerance) ?? eventDifference(tick, this.recorded.events, this.replayed.events, this.appTolerance);
   }
 
   private inputDifference(a: FrameView, b: FrameView): { name: string; recorded: unknown; replayed: unknown } | null {
@@ -79,12 +87,24 @@ function tagValue(tag: TagState | undefined): unknown {
   return { position: [...tag.position], rotation: [...tag.rotation] };
 }
 
-function tagDifference(tick: number, recorded: Map<string, TagState>, replayed: Map<string, TagState>): ReplayDifference | null {
+/** Whether two JSON-like values are the same, numbers within `tolerance` (0: the same JSON). */
+function same(a: unknown, b: unknown, tolerance: number): boolean {
+  if (tolerance === 0) return JSON.stringify(a) === JSON.stringify(b);
+  if (typeof a === 'number' && typeof b === 'number') return Object.is(a, b) || Math.abs(a - b) <= tolerance;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i], tolerance));
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tolerance));
+  }
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function tagDifference(tick: number, recorded: Map<string, TagState>, replayed: Map<string, TagState>, tolerance: number): ReplayDifference | null {
   const roles = [...new Set([...recorded.keys(), ...replayed.keys()])].sort();
   for (const role of roles) {
     const a = tagValue(recorded.get(role));
     const b = tagValue(replayed.get(role));
-    if (JSON.stringify(a) !== JSON.stringify(b)) return { tick, kind: 'tag', name: role, recorded: a, replayed: b };
+    if (!same(a, b, tolerance)) return { tick, kind: 'tag', name: role, recorded: a, replayed: b };
   }
   return null;
 }
@@ -94,11 +114,11 @@ function appEvents(events: readonly NamedEvent[]): NamedEvent[] {
   return events.filter((e) => e.name.startsWith('app:') || e.name === 'app-error');
 }
 
-function eventDifference(tick: number, recordedEvents: readonly NamedEvent[], replayedEvents: readonly NamedEvent[]): ReplayDifference | null {
+function eventDifference(tick: number, recordedEvents: readonly NamedEvent[], replayedEvents: readonly NamedEvent[], tolerance: number): ReplayDifference | null {
   const a = appEvents(recordedEvents);
   const b = appEvents(replayedEvents);
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (JSON.stringify(a[i] ?? null) === JSON.stringify(b[i] ?? null)) continue;
+    if (same(a[i] ?? null, b[i] ?? null, tolerance)) continue;
     return { tick, kind: 'event', name: (a[i] ?? b[i]).name, recorded: a[i] ?? null, replayed: b[i] ?? null };
   }
   return null;

@@ -9,7 +9,12 @@
  * the app is given exactly the recorded inputs up to the first difference; where the world itself reacts
  * to the app (an actor following a tag that now moves) the app state has already differed a tick earlier,
  * and that is what the report names. Browser pages run open loop in batches (`runBrowserApp`).
+ *
+ * Where the stream's task is absent (its actor script is not where it was recorded: a stream recorded
+ * elsewhere, a task directory moved), nothing can be re-simulated: the recorded inputs are played straight
+ * from the frames into the app instead (`open-loop.ts`), and the report says so (`mode`).
  */
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { XrsimInputError } from '../errors.js';
 import type { FrameView } from '../frame/frame.js';
@@ -22,6 +27,7 @@ import { moduleRef } from '../task/programs.js';
 import type { WarmChromium } from '../browser/chromium.js';
 import { resolveReplayApp, type AppHostKind, type ReplayTarget } from './app-target.js';
 import { AppStateComparer, type ReplayDifference } from './compare.js';
+import { replayOpenLoop } from './open-loop.js';
 
 export type { ReplayDifference } from './compare.js';
 export { resolveReplayApp, type AppHostKind, type ReplayTarget } from './app-target.js';
@@ -43,6 +49,12 @@ export interface ReplayReport {
   app: { name: string; host: AppHostKind };
   /** The host of the recorded app (a recorded browser session ran the relay app). */
   recordedHost: AppHostKind;
+  /**
+   * `resimulated`: the session was rebuilt from the header and re-run with the recorded actor script (the
+   * task is present), app state compared bit for bit; `open-loop`: the task is absent, the recorded inputs
+   * were played from the frames, app state compared within {@link OPEN_LOOP_TOLERANCE}.
+   */
+  mode: ReplayMode;
   identical: boolean;
   /** Frames in the stream. */
   frames: number;
@@ -50,6 +62,16 @@ export interface ReplayReport {
   compared: number;
   firstDivergence: ReplayDifference | null;
 }
+
+/**
+ * Metres (and quaternion components, and any number in app event data) an open-loop replay's app state may
+ * be from the recording: the stream holds float32 poses where the recorded app was given float64 ones (the
+ * depth camera, the planes), so an app that computes from them lands within float32's rounding, not on it.
+ */
+export const OPEN_LOOP_TOLERANCE = 1e-5;
+
+/** How a stream was played into the app (see {@link ReplayReport.mode}). */
+export type ReplayMode = 'resimulated' | 'open-loop';
 
 class StopReplay extends Error {}
 
@@ -64,8 +86,9 @@ export async function replayStream(path: string, options: ReplayOptions): Promis
     const { header } = reader;
     const recordedHost = recordedHostOf(header);
     const target = resolveReplayApp(options.app, { taskId: String(header.spec.task ?? ''), recordedHost });
-    const report: ReplayReport = { file: path, app: { name: target.name, host: target.host }, recordedHost, identical: false, frames: reader.frames, compared: 0, firstDivergence: null };
-    const comparer = new AppStateComparer(header.encoding.mode === 'quantised');
+    const mode: ReplayMode = taskPresent(header) ? 'resimulated' : 'open-loop';
+    const report: ReplayReport = { file: path, app: { name: target.name, host: target.host }, recordedHost, mode, identical: false, frames: reader.frames, compared: 0, firstDivergence: null };
+    const comparer = new AppStateComparer(header.encoding.mode === 'quantised', mode === 'open-loop' ? OPEN_LOOP_TOLERANCE : 0);
     const recordedFrames = reader.framesInOrder();
     /** Compares one replayed frame; true once a difference is found. */
     const onFrame = (frame: FrameView): boolean => {
@@ -80,7 +103,13 @@ export async function replayStream(path: string, options: ReplayOptions): Promis
       return report.firstDivergence !== null;
     };
     const sessionOptions: SessionOptions = { seed: header.seed, dominantHand: header.dominantHand, perturbationSeed: (header.spec as { perturbationSeed?: number }).perturbationSeed };
-    if (target.host === 'in-process') await replayInProcess(replayModel(header, target.name, target.module), sessionOptions, onFrame);
+    if (mode === 'open-loop') {
+      await replayOpenLoop(reader, header, target, options, (recorded, replayed) => {
+        report.compared++;
+        report.firstDivergence = comparer.compare(recorded, replayed);
+        return report.firstDivergence !== null;
+      });
+    } else if (target.host === 'in-process') await replayInProcess(replayModel(header, target.name, target.module), sessionOptions, onFrame);
     else await replayInBrowser(header, target, sessionOptions, options, onFrame, () => report.firstDivergence !== null);
     if (!report.firstDivergence && report.compared < reader.frames) {
       report.firstDivergence = { tick: report.compared, kind: 'input', name: 'time', recorded: `${reader.frames} frames`, replayed: `${report.compared} frames` };
@@ -90,6 +119,12 @@ export async function replayStream(path: string, options: ReplayOptions): Promis
   } finally {
     reader.close();
   }
+}
+
+/** Whether the recorded session can be re-simulated here: its actor script (if it had one) is where it was recorded. */
+function taskPresent(header: StreamHeader): boolean {
+  const actors = header.sources.programs?.actors;
+  return !actors || existsSync(actors.path);
 }
 
 /** A stream of a browser app recorded the relay app (`src/browser/relay-app.ts`) as its app. */

@@ -23,7 +23,7 @@ import { DepthFrameReading, type PastDepthFrame } from './depth-frame-reading.js
 import type { DepthSensorModel } from '../task/sensing-options.js';
 
 /** Geometry closer than this to the camera is not drawn at all (below every preset's minimum range). */
-const RENDER_NEAR = 0.01;
+export const RENDER_NEAR = 0.01;
 
 /** The raster's lattice when it holds every pixel (2: every other pixel of every other row). */
 const FULL_IMAGE = 1;

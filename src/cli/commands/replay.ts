@@ -2,7 +2,7 @@
  * `xrsim replay`: play a recorded stream into an app and compare the app's state with the recording.
  */
 import { ExitCode, XrsimInputError } from '../../errors.js';
-import { replayStream, type ReplayDifference } from '../../replay/replay.js';
+import { replayStream, type ReplayDifference, type ReplayMode } from '../../replay/replay.js';
 import { printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
 
@@ -15,8 +15,13 @@ export const replayCommand: Command = {
 Plays the recorded session's head, hands, controllers, planes and depth into an app, at full speed, and
 compares what the app publishes (tags, app events, app errors) with the recording, frame by frame. Prints
 "identical", or the first tick where the app behaves differently, with the tag or event and both values.
-The session is rebuilt from the stream's header with the recorded seed and hand; the recorded actor
-script must be unchanged. Browser pages run in Debian's Chromium, open loop in batches.
+Two modes, named in the output:
+  resimulated   the stream's task is present: the session is rebuilt from the stream's header with the
+                recorded seed and hand and re-run (the recorded actor script must be unchanged)
+  open-loop     the task is absent (the actor script is not where it was recorded: a stream from another
+                machine, a moved task): the recorded inputs are played from the frames themselves; app
+                bodies, anchors and depth hit tests cannot be answered there and show as app errors
+Browser pages run in Debian's Chromium, open loop in batches.
 
   --app NAME            an app of the stream's task (task.json "apps"): in process, or a browser page
                         (host "browser"); a name both have means the recorded app's host
@@ -24,7 +29,7 @@ script must be unchanged. Browser pages run in Debian's Chromium, open loop in b
   --app URL             a page you serve on loopback (http://127.0.0.1:PORT/...)
   --app MODULE.mjs      an in-process app module
   --batch N             the most ticks per round trip to a page (default 45)
-  --json                print one JSON object { file, app, recordedHost, identical, frames, compared,
+  --json                print one JSON object { file, app, recordedHost, mode, identical, frames, compared,
                         firstDivergence: { tick, kind, name, recorded, replayed } | null }
 
 Exit codes: 0 identical, 1 divergent, 2 bad input (not a stream, unknown app, changed actor script).`,
@@ -38,11 +43,15 @@ Exit codes: 0 identical, 1 divergent, 2 bad input (not a stream, unknown app, ch
     if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1)) throw new XrsimInputError(`--batch must be a positive integer, got ${JSON.stringify(v.batch)}`, { expected: 'an integer of at least 1' });
     const report = await replayStream(path, { app: v.app, batch });
     if (json) printJson(report);
-    else if (report.identical) process.stdout.write(`identical: ${report.compared} frames, app ${report.app.name} (${report.app.host})\n`);
-    else process.stdout.write(`divergent: ${describeDifference(report.firstDivergence!)}\n`);
+    else if (report.identical) process.stdout.write(`identical: ${report.compared} frames, app ${report.app.name} (${report.app.host}), ${describeMode(report.mode)}\n`);
+    else process.stdout.write(`divergent: ${describeDifference(report.firstDivergence!)} (${describeMode(report.mode)})\n`);
     return report.identical ? ExitCode.ok : ExitCode.failed;
   },
 };
+
+function describeMode(mode: ReplayMode): string {
+  return mode === 'open-loop' ? "open loop: the stream's task is absent, its recorded inputs were played from the frames" : 'resimulated from the stream\'s task';
+}
 
 /** One line: where and what. */
 export function describeDifference(d: ReplayDifference): string {
