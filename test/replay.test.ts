@@ -68,6 +68,15 @@ describe('replaying a stream into an in-process app', () => {
     expect(xrsim('replay', inProcessStream).code).toBe(2);
   }, 120_000);
 
+  it('names --app, not the session spec, when the app is a URL off this machine', () => {
+    for (const url of ['https://example.com/app/', 'http://10.0.0.1:8080/index.html']) {
+      const off = xrsim('replay', inProcessStream, '--app', url);
+      expect(off.code).toBe(2);
+      expect(off.stderr).toContain(`--app ${url}: a page at a URL must be served on this machine's loopback`);
+      expect(off.stderr).not.toMatch(/<session spec>|\$\.app/);
+    }
+  }, 120_000);
+
   it('refuses an unknown app and a file that is not a stream as bad input', async () => {
     await expect(replayStream(inProcessStream, { app: 'no-such-app' })).rejects.toBeInstanceOf(XrsimInputError);
     await expect(replayStream(join(dir, 'missing.xrs'), { app: 'reference' })).rejects.toThrow(/missing\.xrs/);

@@ -32,7 +32,7 @@ export interface ReplayTargetContext {
 export function resolveReplayApp(app: string, context: ReplayTargetContext): ReplayTarget {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(app)) {
     // A page the user serves on this machine's loopback, as `xrsim run --app URL` takes (anything else is refused).
-    const page = /^https?:/i.test(app) ? browserTarget(app) : null;
+    const page = /^https?:/i.test(app) ? browserTarget(app, { option: '--app' }) : null;
     if (!page?.url) throw new XrsimInputError(`--app ${app}: a page at a URL must be served on this machine's loopback`, { expected: 'http://127.0.0.1:PORT/... or http://localhost:PORT/...' });
     return { host: 'browser', name: app, dir: process.cwd(), page: page.page, url: page.url };
   }

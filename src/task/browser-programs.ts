@@ -57,7 +57,7 @@ export function browserDirRef(name: string, dir: string, page: string, file: str
  * `.html` file (its directory is served), or an `http://127.0.0.1` / `http://localhost` URL. Returns where
  * it is, without reading it, or null when `target` is none of these (it may be a module path or an app name).
  */
-export function browserTarget(target: string): { path: string; page: string; url?: string } | null {
+export function browserTarget(target: string, source: BrowserTargetSource = SPEC_APP): { path: string; page: string; url?: string } | null {
   if (/^https?:\/\//i.test(target)) {
     let url: URL;
     try {
@@ -66,7 +66,10 @@ export function browserTarget(target: string): { path: string; page: string; url
       return null;
     }
     if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') {
-      throw new XrsimInputError(`a browser app URL must be on this machine's loopback: ${target}`, { file: '<session spec>', jsonPath: '$.app', expected: 'http://127.0.0.1:PORT/... (nothing leaves the machine)' });
+      const message = `a browser app URL must be on this machine's loopback: ${target}`;
+      const expected = 'http://127.0.0.1:PORT/... or http://localhost:PORT/... (nothing leaves the machine)';
+      if ('option' in source) throw new XrsimInputError(`${source.option} ${target}: a page at a URL must be served on this machine's loopback`, { expected });
+      throw new XrsimInputError(message, { file: source.file, jsonPath: source.jsonPath, expected });
     }
     const href = url.href.replace('//localhost', '//127.0.0.1');
     return { path: href, page: url.pathname.slice(1), url: href };
@@ -76,6 +79,10 @@ export function browserTarget(target: string): { path: string; page: string; url
   if (existsSync(path) && statSync(path).isDirectory() && existsSync(join(path, 'index.html'))) return { path, page: 'index.html' };
   return null;
 }
+
+/** Where a browser app's name came from, for errors: a field of a file (default the session spec's `$.app`) or a command-line option. */
+export type BrowserTargetSource = { file: string; jsonPath: string } | { option: string };
+const SPEC_APP: BrowserTargetSource = { file: '<session spec>', jsonPath: '$.app' };
 
 /** The browser app of a page at a loopback URL (hashed by its URL: the page is not ours to read). */
 export function browserUrlRef(href: string): BrowserAppRef {
