@@ -14,9 +14,9 @@ import { PackageResolver, parseCdnUrl } from '../src/browser/packages.js';
 import { injectImportMap } from '../src/browser/browser-app.js';
 
 /** A raw GET: the path is sent exactly as given (no client-side normalisation of `..`). */
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET' }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
       res.on('end', () => done({ status: res.statusCode ?? 0, body }));
@@ -67,6 +67,16 @@ describe('the app server', () => {
     }
   });
 
+  it('answers only requests addressed to its own host and port (no DNS rebinding), as the viewer does: it is the same server', async () => {
+    expect((await get(server.port, '/sub/a.js', { host: `localhost:${server.port}` })).status).toBe(200);
+    for (const host of ['attacker.example', `attacker.example:${server.port}`, `127.0.0.1:${server.port + 1}`]) {
+      const r = await get(server.port, '/sub/a.js', { host });
+      expect(r.status, host).toBe(403);
+      expect(r.body).not.toContain('export const a');
+    }
+    expect(refused.some(([p, s]) => p === '/sub/a.js' && s === 403)).toBe(true);
+  });
+
   it('serves files in the app directory, index.html for a directory, with the import map injected', async () => {
     const index = await get(server.port, '/');
     expect(index.status).toBe(200);
@@ -96,9 +106,9 @@ describe('the app server', () => {
     expect(r.body).not.toContain('TOP SECRET');
   });
 
-  it.each([['/etc/passwd'], ['//etc/passwd'], ['/%2fetc%2fpasswd'], [`/${'x'.repeat(10)}.js`], ['/@pkg/not-a-package-xrsim/index.js']])('answers 404 for %s', async (path) => {
+  it.each([['/etc/passwd'], ['//etc/passwd'], ['/%2fetc%2fpasswd'], [`/${'x'.repeat(10)}.js`], ['/@pkg/not-a-package-xrsim/index.js']])('refuses %s (400 malformed, or 404)', async (path) => {
     const r = await get(server.port, path);
-    expect([403, 404]).toContain(r.status);
+    expect([400, 403, 404]).toContain(r.status);
     expect(r.body).not.toMatch(/root:|TOP SECRET/);
   });
 

@@ -1,35 +1,63 @@
 /**
- * A small static file server for app directories, on 127.0.0.1 only, at a random port.
+ * The one loopback HTTP server of xrsim's local tools: the browser host serves app directories on it and the
+ * viewer (`view/loopback-server.ts`) its page, vendored libraries and stream API. Nothing here knows about XR.
  *
- * - Serves files under `root` and nothing else: a path that escapes it (`../`, `%2e%2e`, an absolute path,
- *   a symlink pointing out) is refused with 403; a missing file is 404. Only GET and HEAD.
- * - Optionally mounts locally installed npm packages at `/@pkg/<name>/...` (see `package-resolver.ts`),
- *   each confined to its own package directory the same way.
- * - Optionally rewrites HTML (the browser host injects an import map).
- *
- * General on purpose (the replay viewer needs one too): nothing here knows about XR.
+ * - Listens on 127.0.0.1 only, at a port the system picks, and answers only requests addressed to that
+ *   host and port (`127.0.0.1:PORT` or `localhost:PORT`): a web page elsewhere cannot reach it by DNS
+ *   rebinding (403). Only GET and HEAD (405).
+ * - A request path must be a plain absolute path: undecodable, NUL bytes, backslashes, `//` and `.`
+ *   segments are refused with 400; a `..` segment (`../`, `%2e%2e`, encoded slashes) with 403.
+ * - Serves files only from what is mounted: `routes` first (handlers by pattern), then fixed `mounts` (a
+ *   URL prefix onto a folder, with an optional filter), then the dynamic `mount` (installed packages), then
+ *   `root` at `/` (a directory gives its index.html). A path that leaves its folder, before or after
+ *   following symbolic links, is 403; a missing file 404.
+ * - Optionally rewrites HTML (the browser host injects an import map) and adds headers to every answer
+ *   (the viewer's Content-Security-Policy); `nosniff` always.
  */
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 
-export interface StaticServerOptions {
-  /** The directory served at `/`. */
+/** A folder served under a URL prefix. */
+export interface Mount {
+  /** URL prefix, starting and ending with `/` (`/vendor/three/`). */
+  prefix: string;
+  /** The folder. */
   root: string;
-  /** Extra mounts: URL prefix (`/@pkg/three/`) to a directory, resolved on demand; null when unknown. */
+  /** Extra filter on the path relative to the root (`/`-separated); default: every file. */
+  allow?: (relativePath: string) => boolean;
+}
+
+/** A handler for requests whose (decoded) path matches a pattern; its groups are passed decoded. */
+export interface Route {
+  pattern: RegExp;
+  handle(request: IncomingMessage, response: ServerResponse, groups: string[]): void | Promise<void>;
+}
+
+export interface StaticServerOptions {
+  /** The directory served at `/` (none: only routes and mounts). */
+  root?: string;
+  /** Folders served under URL prefixes. */
+  mounts?: Mount[];
+  /** Extra mounts resolved on demand: URL path (`/@pkg/three/...`) to a directory and the rest of the path; null when unknown. */
   mount?: (pathname: string) => { dir: string; rest: string } | null;
+  /** Handlers by path, tried first. */
+  routes?: Route[];
+  /** Headers added to every response. */
+  headers?: Record<string, string>;
   /** Rewrites HTML documents before they are sent. */
   transformHtml?: (html: string, pathname: string) => string;
-  /** Called for every refused or failed request (403, 404, 405, 400). */
+  /** Called for every refused request (400, 403, 404, 405). */
   onRefused?: (pathname: string, status: number) => void;
 }
 
 export interface StaticServer {
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
   readonly port: number;
   close(): Promise<void>;
 }
@@ -50,6 +78,8 @@ export const CONTENT_TYPES: Record<string, string> = {
   '.gif': 'image/gif',
   '.svg': 'image/svg+xml',
   '.webp': 'image/webp',
+  '.webm': 'video/webm',
+  '.mp4': 'video/mp4',
   '.ktx2': 'image/ktx2',
   '.glb': 'model/gltf-binary',
   '.gltf': 'model/gltf+json',
@@ -64,20 +94,66 @@ export function contentType(file: string): string {
 
 /** Starts a server on 127.0.0.1 at a random free port. */
 export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
-  const root = await realpath(options.root);
+  const root = options.root === undefined ? null : await realpath(options.root);
+  const mounts = await Promise.all((options.mounts ?? []).map(async (m) => ({ ...m, realRoot: await realpath(m.root) })));
+  let port = 0;
   const server = createServer((req, res) => {
-    handle(req, res, root, options).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
+    for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendText(res, 500, `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      else res.destroy();
     });
   });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawPath = (req.url ?? '/').split(/[?#]/)[0];
+    const refuse = (status: number, why: string) => {
+      options.onRefused?.(rawPath, status);
+      sendText(res, status, why);
+    };
+    const host = req.headers.host ?? '';
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(403, 'this server answers only requests to its own loopback address');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, 'only GET and HEAD');
+    const path = classifyPath(rawPath);
+    if (path === 'malformed') return refuse(400, 'refused: the path is not a plain path');
+    if (path === 'traversal') return refuse(403, 'forbidden: the path leaves what this server serves');
+    for (const route of options.routes ?? []) {
+      const match = route.pattern.exec(path);
+      if (match) return route.handle(req, res, match.slice(1));
+    }
+    let base: string | null = null;
+    let rest = path;
+    let allow: ((relativePath: string) => boolean) | undefined;
+    const fixed = mounts.find((m) => path.startsWith(m.prefix));
+    const dynamic = fixed ? null : options.mount?.(path);
+    if (fixed) [base, rest, allow] = [fixed.realRoot, path.slice(fixed.prefix.length), fixed.allow];
+    else if (dynamic) [base, rest] = [await realpath(dynamic.dir).catch(() => null), dynamic.rest];
+    else base = root;
+    if (!base) return refuse(404, 'not found');
+    const file = await confine(base, rest);
+    if (file === 'outside') return refuse(403, 'forbidden: the path leaves what this server serves');
+    if (file === null || (allow && !allow(relative(base, file).split(sep).join('/')))) return refuse(404, 'not found');
+    const headers = { 'Content-Type': contentType(file), 'Cache-Control': 'no-store' };
+    if (options.transformHtml && /\.html?$/i.test(file)) {
+      const html = options.transformHtml(await readFile(file, 'utf8'), path);
+      res.writeHead(200, { ...headers, 'Content-Length': Buffer.byteLength(html) });
+      res.end(req.method === 'HEAD' ? undefined : html);
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': (await stat(file)).size });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file).pipe(res);
+  }
+
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => done());
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   return {
     origin: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}/`,
     port,
     close: () =>
       new Promise<void>((done) => {
@@ -87,40 +163,30 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, root: string, options: StaticServerOptions): Promise<void> {
-  const refuse = (status: number, pathname: string) => {
-    options.onRefused?.(pathname, status);
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(status === 403 ? 'forbidden\n' : status === 404 ? 'not found\n' : status === 405 ? 'method not allowed\n' : 'bad request\n');
-  };
-  const rawPath = (req.url ?? '/').split(/[?#]/)[0];
-  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, rawPath);
-  let pathname: string;
+/** The decoded path of a request target, `traversal` for a `..` segment, `malformed` for anything else not a plain absolute path. */
+function classifyPath(raw: string): string | 'malformed' | 'traversal' {
+  if (!raw.startsWith('/')) return 'malformed';
+  let decoded: string;
   try {
-    pathname = decodeURIComponent(rawPath);
+    decoded = decodeURIComponent(raw);
   } catch {
-    return refuse(400, rawPath);
+    return 'malformed';
   }
-  // The request target must be an origin-form path; NUL bytes and backslashes are never part of a served name.
-  if (!pathname.startsWith('/') || pathname.includes('\0') || pathname.includes('\\')) return refuse(400, rawPath);
-  const mounted = options.mount?.(pathname);
-  const base = mounted ? await realpath(mounted.dir).catch(() => null) : root;
-  if (!base) return refuse(404, rawPath);
-  const rest = mounted ? mounted.rest : pathname;
-  const file = await confine(base, rest);
-  if (file === 'outside') return refuse(403, rawPath);
-  if (file === null) return refuse(404, rawPath);
-  const headers = { 'content-type': contentType(file), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
-  if (options.transformHtml && /\.html?$/i.test(file)) {
-    const html = options.transformHtml(await readFile(file, 'utf8'), pathname);
-    res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(html) });
-    res.end(req.method === 'HEAD' ? undefined : html);
-    return;
-  }
-  const size = (await stat(file)).size;
-  res.writeHead(200, { ...headers, 'content-length': size });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+  if (decoded.includes('\0') || decoded.includes('\\')) return 'malformed';
+  const segments = decoded.split('/').slice(1);
+  if (segments.includes('..')) return 'traversal';
+  // An empty last segment is a trailing slash; anywhere else, an empty segment is `//`.
+  if (segments.some((s, i) => s === '.' || (s === '' && i < segments.length - 1))) return 'malformed';
+  return decoded;
+}
+
+/**
+ * The decoded path of a request target, or null when it is not a plain absolute path: undecodable, with
+ * NUL bytes, backslashes, empty, `.` or `..` segments after decoding.
+ */
+export function safePath(target: string): string | null {
+  const path = classifyPath(target.split('?')[0].split('#')[0]);
+  return path === 'malformed' || path === 'traversal' ? null : path;
 }
 
 /**
@@ -147,4 +213,17 @@ export async function confine(base: string, urlPath: string): Promise<string | '
 function inside(base: string, path: string): boolean {
   const rel = relative(base, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..'));
+}
+
+/** Sends a short plain-text answer. */
+export function sendText(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.end(text);
+}
+
+/** Sends a JSON answer. */
+export function sendJson(response: ServerResponse, value: unknown, status = 200): void {
+  const body = JSON.stringify(value);
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  response.end(body);
 }
