@@ -63,9 +63,12 @@ export const DEFAULT_BROWSER_BATCH = 32;
 
 /** Hooks for {@link Session.run}. */
 export interface RunHooks {
-  /** Called before each step, with the tick about to be simulated. Use it to perturb the world. */
+  /** Called before each step, with the tick about to be simulated. Use it to perturb the world. A browser app's ticks are then not batched. */
   beforeStep?(session: Session, nextTick: number): void;
-  /** Called with every frame, frame 0 included. The frame is reused: copy what you keep. */
+  /**
+   * Called with every frame, frame 0 included. The frame is reused: copy what you keep. In a session that
+   * batches a browser app's ticks, the session itself may be a few ticks ahead of `frame.tick` here.
+   */
   onFrame?(frame: FrameView, session: Session): void;
 }
 
