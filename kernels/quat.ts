@@ -44,12 +44,22 @@ export function quatMultiplyInto(ax: number, ay: number, az: number, aw: number,
   out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
+/** The last yaw given to {@link yawFrameToWorldInto}, its cosine and its sine. */
+const lastYaw = Float64Array.of(NaN, NaN, NaN);
+
 /**
  * A point given in a frame at `origin` turned by `yaw` radians about +Y (the body frame: it turns with the
  * head's yaw only), in the world, into out[o..o+2].
  */
 export function yawFrameToWorldInto(origin: ArrayLike<number>, yaw: number, vx: number, vy: number, vz: number, out: Float64Array, o: number): void {
-  const c = Math.cos(yaw), s = Math.sin(yaw);
+  // Callers ask for the same yaw several times a tick (both hands, shoulders and wrists): its cosine and
+  // sine are kept for the last yaw asked (the same values, computed once).
+  if (!Object.is(yaw, lastYaw[0])) {
+    lastYaw[0] = yaw;
+    lastYaw[1] = Math.cos(yaw);
+    lastYaw[2] = Math.sin(yaw);
+  }
+  const c = lastYaw[1], s = lastYaw[2];
   out[o] = origin[0] + c * vx + s * vz;
   out[o + 1] = origin[1] + vy;
   out[o + 2] = origin[2] - s * vx + c * vz;

@@ -15,11 +15,18 @@ const localNormal = new Float64Array(3);
  * (−1 when nothing is within range, in which case the result is `range`).
  */
 export function signedDistance(g: SceneGeometry, kind: number, x: number, y: number, z: number, range: number, normal: Float64Array, owner: Int32Array): number {
+  return signedDistanceAmong(g, g.ofKind[kind], g.kindCount[kind], x, y, z, range, normal, owner);
+}
+
+/**
+ * {@link signedDistance} over the first `count` primitives of `members` (in their order): the same result
+ * as over every primitive of a kind when `members` holds, in order, all of them that can be within range
+ * (see {@link gatherNear}).
+ */
+export function signedDistanceAmong(g: SceneGeometry, members: Int32Array, count: number, x: number, y: number, z: number, range: number, normal: Float64Array, owner: Int32Array): number {
   let best = range;
   owner[0] = -1;
   const b = g.bounds;
-  const members = g.ofKind[kind];
-  const count = g.kindCount[kind];
   for (let m = 0; m < count; m++) {
     const i = members[m];
     const k = i * 6;
@@ -37,6 +44,25 @@ export function signedDistance(g: SceneGeometry, kind: number, x: number, y: num
     }
   }
   return best;
+}
+
+/**
+ * The primitives of kind `kind`, in order, whose bounds grown by `range` meet the box `box` (min x y z,
+ * max x y z), into `out`; returns how many. Every point of the box is within `range` only of these, so
+ * queries from points in it can skip the others ({@link signedDistanceAmong}). `out` must hold
+ * `g.kindCount[kind]` entries.
+ */
+export function gatherNear(g: SceneGeometry, kind: number, box: Float64Array, range: number, out: Int32Array): number {
+  const b = g.bounds;
+  const members = g.ofKind[kind];
+  const count = g.kindCount[kind];
+  let n = 0;
+  for (let m = 0; m < count; m++) {
+    const k = members[m] * 6;
+    if (box[3] < b[k] - range || box[4] < b[k + 1] - range || box[5] < b[k + 2] - range || box[0] > b[k + 3] + range || box[1] > b[k + 4] + range || box[2] > b[k + 5] + range) continue;
+    out[n++] = members[m];
+  }
+  return n;
 }
 
 /** World point → primitive `i`'s frame, into `out`. */

@@ -13,6 +13,8 @@ import type { RawBodies, Rapier, RapierWorld } from './rapier.js';
 export interface HandPoses {
   wrists: Float64Array;
   parts: Float64Array;
+  /** Per hand (left, right): a number that changes whenever that hand's part poses may have changed. */
+  localVersions: Float64Array;
 }
 
 /** The hands' kinematic bodies and part colliders of one world. */
@@ -24,6 +26,9 @@ export class HandBodies {
   /** Last wrist poses and part poses given, to skip what did not move. */
   private readonly lastWrists = new Float64Array(2 * POSE_FLOATS);
   private readonly lastParts: Float64Array;
+  private readonly lastVersions: Float64Array;
+  /** The hand (0 left, 1 right) of each part. */
+  private readonly partHand: Uint8Array;
   private readonly colliderRaw: RapierWorld['colliders']['raw'];
 
   /** Creates the hands' bodies and colliders at `hands` (after every other body: creation order is fixed). */
@@ -39,6 +44,8 @@ export class HandBodies {
     this.partHandles = new Float64Array(model.handParts.length);
     this.lastParts = new Float64Array(hands.parts);
     this.lastWrists.set(hands.wrists);
+    this.lastVersions = new Float64Array(hands.localVersions);
+    this.partHand = Uint8Array.from(model.handParts, (part) => part.hand);
     if (model.handParts.length === 0) return;
     const bodies = [0, 1].map((h) => {
       const w = hands.wrists.subarray(h * POSE_FLOATS, (h + 1) * POSE_FLOATS);
@@ -54,9 +61,12 @@ export class HandBodies {
     });
   }
 
-  /** Sets where the hands must be at the end of the next step. What did not move is skipped. */
+  /**
+   * Sets where the hands must be at the end of the next step. What did not move is skipped: a hand whose
+   * parts' version is the one last given, without looking at its parts.
+   */
   move(hands: HandPoses): void {
-    const { wrists, parts } = hands;
+    const { wrists, parts, localVersions } = hands;
     const raw = this.raw;
     for (let h = 0; h < 2 && this.partHandles.length > 0; h++) {
       const o = h * POSE_FLOATS;
@@ -64,8 +74,13 @@ export class HandBodies {
       raw.rbSetNextKinematicTranslation(this.bodyHandles[h], wrists[o], wrists[o + 1], wrists[o + 2]);
       raw.rbSetNextKinematicRotation(this.bodyHandles[h], wrists[o + 3], wrists[o + 4], wrists[o + 5], wrists[o + 6]);
     }
+    const leftMoved = localVersions[0] !== this.lastVersions[0];
+    const rightMoved = localVersions[1] !== this.lastVersions[1];
+    if (!leftMoved && !rightMoved) return;
+    this.lastVersions.set(localVersions);
     const colliders = this.colliderRaw;
     for (let i = 0; i < this.partHandles.length; i++) {
+      if (!(this.partHand[i] === 0 ? leftMoved : rightMoved)) continue;
       const o = i * POSE_FLOATS;
       if (!changed(parts, this.lastParts, o)) continue;
       const c = this.partHandles[i];

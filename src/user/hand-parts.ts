@@ -19,22 +19,34 @@ export interface HandPartPoses {
   wrists: Float64Array;
   /** Part poses relative to their wrist, 7 numbers each, in model order. */
   parts: Float64Array;
+  /** Per hand (left, right): the `localVersion` the parts were computed from (−1: never). */
+  localVersions: Float64Array;
 }
 
 /** Allocates the buffers for a model. */
 export function createHandPartPoses(model: SimModel): HandPartPoses {
-  return { wrists: new Float64Array(2 * POSE_FLOATS), parts: new Float64Array(model.handParts.length * POSE_FLOATS) };
+  return { wrists: new Float64Array(2 * POSE_FLOATS), parts: new Float64Array(model.handParts.length * POSE_FLOATS), localVersions: Float64Array.of(-1, -1) };
 }
 
-/** Writes the wrists' world poses and the parts' wrist-relative poses. */
+/**
+ * Writes the wrists' world poses and the parts' wrist-relative poses. A hand whose wrist-relative joint
+ * poses did not change since the last call (same `localVersion`) keeps its parts' poses.
+ */
 export function handPartPoses(model: SimModel, user: SimUser, out: HandPartPoses): void {
   if (!user.hands) return;
-  out.wrists.set(user.hands.left.wrist, 0);
-  out.wrists.set(user.hands.right.wrist, POSE_FLOATS);
+  const { left, right } = user.hands;
+  out.wrists.set(left.wrist, 0);
+  out.wrists.set(right.wrist, POSE_FLOATS);
+  const leftStale = out.localVersions[0] !== left.localVersion;
+  const rightStale = out.localVersions[1] !== right.localVersion;
+  if (!leftStale && !rightStale) return;
+  out.localVersions[0] = left.localVersion;
+  out.localVersions[1] = right.localVersion;
   const parts = model.handParts;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    const hand = part.hand === 0 ? user.hands.left : user.hands.right;
+    if (!(part.hand === 0 ? leftStale : rightStale)) continue;
+    const hand = part.hand === 0 ? left : right;
     const local = hand.local;
     // The kinematics are those of a right hand; a left hand mirrors x (and the quaternion's y and z).
     const sign = part.hand === 0 ? -1 : 1;

@@ -8,7 +8,7 @@
  */
 import { ANGLES_PER_JOINT, createFkScratch, handLocalPoses, handWorldPoses, J, JOINT_COUNT } from '../../kernels/hand-fk.js';
 import { PrimitiveKind, type SceneGeometry } from '../../kernels/scene-geometry.js';
-import { signedDistance } from '../../kernels/sdf.js';
+import { gatherNear, signedDistanceAmong } from '../../kernels/sdf.js';
 import { quatFromAxes, quatMultiply, rotateVec, vecNormalize, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { clampToLimits, type HandModel } from '../hand/hand-model.js';
@@ -80,6 +80,11 @@ export class Hand {
   trackingEnabled = true;
   /** Whether the last update changed anything (an idle hand's outputs stay as they were). */
   changed = true;
+  /**
+   * Bumped whenever `local` is recomputed from joint angles that differ from the last ones: equal
+   * versions, equal wrist-relative joint poses (a hand moving in one pose keeps them).
+   */
+  localVersion = 0;
 
   private readonly poseBlend = new AngleBlend(JOINT_COUNT * ANGLES_PER_JOINT);
   private readonly pinch = new ScalarBlend();
@@ -88,6 +93,12 @@ export class Hand {
   /** Joint poses relative to the wrist, for a right hand (7 per joint; a left hand mirrors them). */
   readonly local = createFkScratch();
   private readonly targetLocal = createFkScratch();
+  /** The head yaw and pitch the tracking cone's axis (3) and cos(half angle) were computed for. */
+  private readonly cone = new Float64Array(6).fill(NaN);
+  /** Whether `angles` were last computed with both transitions over (and no perturbation). */
+  private anglesSettled = false;
+  /** The joint angles `local` was computed from. */
+  private readonly localAngles = new Float64Array(JOINT_COUNT * ANGLES_PER_JOINT).fill(NaN);
   private readonly scratch7 = new Float64Array(7);
   /**
    * How far static surfaces have pushed the hand from where it was sent, carried from tick to tick. Each
@@ -97,6 +108,9 @@ export class Hand {
   private readonly pushOut = new Float64Array(3);
   private readonly normal = new Float64Array(3);
   private readonly owner = new Int32Array(1);
+  /** The probes' bounding box (min xyz, max xyz) and the static primitives near it, for `probe`. */
+  private readonly probeBox = new Float64Array(6);
+  private nearby = new Int32Array(16);
   private wristHint: Quat = [0, 0, 0, 1];
   private outOfReach = false;
   /** The head pose (x, y, z, yaw, pitch) at the last full update, and whether the hand was at rest then. */
@@ -126,6 +140,7 @@ export class Hand {
   /** Changes pose over `duration` seconds (eased). */
   setPose(t: number, pose: HandPose, duration: number, easing: Easing = 'min-jerk'): void {
     this.restingAtLastUpdate = false;
+    this.anglesSettled = false;
     this.poseBlend.retarget(t, pose.angles, duration, easing);
     this.wristHint = this.mirrored(pose.wristRotation);
   }
@@ -133,6 +148,7 @@ export class Hand {
   /** Blends toward the pinch pose: 0 = the current pose, 1 = a full pinch. */
   setPinch(t: number, amount: number, duration: number): void {
     this.restingAtLastUpdate = false;
+    this.anglesSettled = false;
     this.pinch.retarget(t, Math.min(1, Math.max(0, amount)), duration);
   }
 
@@ -194,14 +210,23 @@ export class Hand {
     h[2] = head.position[2];
     h[3] = head.yaw;
     h[4] = head.pitch;
-    this.poseBlend.evaluate(t, this.angles);
-    const pinch = this.pinch.value(t);
-    if (pinch > 0) for (let i = 0; i < this.angles.length; i++) this.angles[i] += pinch * (this.pinchAngles[i] - this.angles[i]);
-    if (this.perturbation) {
-      this.perturbation.jitter(t, this.angles);
-      clampToLimits(this.model, this.angles);
+    // Settled transitions give the angles they gave last time, once they have been computed settled.
+    const settledAngles = !this.perturbation && this.poseBlend.settled(t) && this.pinch.settled(t);
+    if (!(settledAngles && this.anglesSettled)) {
+      this.poseBlend.evaluate(t, this.angles);
+      const pinch = this.pinch.value(t);
+      if (pinch > 0) for (let i = 0; i < this.angles.length; i++) this.angles[i] += pinch * (this.pinchAngles[i] - this.angles[i]);
+      if (this.perturbation) {
+        this.perturbation.jitter(t, this.angles);
+        clampToLimits(this.model, this.angles);
+      }
     }
-    handLocalPoses(this.model.skeleton, this.angles, this.local);
+    this.anglesSettled = settledAngles;
+    if (!sameValues(this.angles, this.localAngles)) {
+      handLocalPoses(this.model.skeleton, this.angles, this.local);
+      this.localAngles.set(this.angles);
+      this.localVersion++;
+    }
 
     this.placement.evaluate(t, head, this.wrist);
     // If the body moves away from a world target, the arm stays at full stretch; that is reported once.
@@ -256,11 +281,27 @@ export class Hand {
    */
   private probe(sdf: SceneGeometry, range: number, record = false): number {
     const radius = this.model.skeleton.radius;
+    // The static surfaces that any probe can be within range of: one pass over the scene, not one per probe.
+    const box = this.probeBox;
+    box[0] = box[1] = box[2] = Infinity;
+    box[3] = box[4] = box[5] = -Infinity;
+    let reach = 0;
+    for (let k = 0; k < CONTACT_PROBES.length; k++) {
+      const j = CONTACT_PROBES[k];
+      for (let a = 0; a < 3; a++) {
+        const v = this.positions[j * 3 + a];
+        if (v < box[a]) box[a] = v;
+        if (v > box[a + 3]) box[a + 3] = v;
+      }
+      reach = Math.max(reach, radius[j] + range);
+    }
+    if (this.nearby.length < sdf.kindCount[PrimitiveKind.Static]) this.nearby = new Int32Array(sdf.ofKind[PrimitiveKind.Static].length);
+    const near = gatherNear(sdf, PrimitiveKind.Static, box, reach, this.nearby);
     let deepest = -range;
     let nx = 0, ny = 0, nz = 0;
     for (let k = 0; k < CONTACT_PROBES.length; k++) {
       const j = CONTACT_PROBES[k];
-      const d = signedDistance(sdf, PrimitiveKind.Static, this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + range, this.normal, this.owner);
+      const d = signedDistanceAmong(sdf, this.nearby, near, this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + range, this.normal, this.owner);
       if (record) {
         this.contactSurface[k] = this.owner[0];
         this.contactDistance[k] = this.owner[0] >= 0 ? d - radius[j] : range;
@@ -305,13 +346,20 @@ export class Hand {
     const dz = this.positions[p + 2] - head.position[2];
     const distance = Math.hypot(dx, dy, dz);
     if (distance > range) return false;
-    // Cone axis: the head's forward direction, tilted down by the tracking pitch.
-    const yaw = head.yaw;
-    const axisPitch = head.pitch + pitch;
-    const ax = -Math.sin(yaw) * Math.cos(axisPitch);
-    const ay = Math.sin(axisPitch);
-    const az = -Math.cos(yaw) * Math.cos(axisPitch);
-    return distance === 0 || (dx * ax + dy * ay + dz * az) / distance >= Math.cos(halfAngle);
+    // Cone axis: the head's forward direction, tilted down by the tracking pitch (kept while the head's
+    // yaw and pitch stay the same: the same numbers, computed once).
+    const cone = this.cone;
+    if (!Object.is(cone[0], head.yaw) || !Object.is(cone[1], head.pitch)) {
+      const yaw = head.yaw;
+      const axisPitch = head.pitch + pitch;
+      cone[0] = yaw;
+      cone[1] = head.pitch;
+      cone[2] = -Math.sin(yaw) * Math.cos(axisPitch);
+      cone[3] = Math.sin(axisPitch);
+      cone[4] = -Math.cos(yaw) * Math.cos(axisPitch);
+      cone[5] = Math.cos(halfAngle);
+    }
+    return distance === 0 || (dx * cone[2] + dy * cone[3] + dz * cone[4]) / distance >= cone[5];
   }
 
   /** The world position of a hand point now. */
@@ -364,4 +412,10 @@ export class Hand {
     return this.left ? [q[0], -q[1], -q[2], q[3]] : [...q];
   }
 
+}
+
+/** Bitwise equality of two arrays of the same length (NaN never equals: a fresh cache is never a hit). */
+function sameValues(a: Float64Array, b: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
