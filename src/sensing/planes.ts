@@ -12,6 +12,8 @@
  * label. Moving a surface changes the plane's pose only, and that alone does not move `lastChangedTime`.
  */
 import { faceId, FACES_PER_PRIMITIVE, type DepthRaster, type RasterCamera } from '../../kernels/depth-raster.js';
+import { observeLattice, PLANE_COEFFICIENTS, type PlaneGrids } from '../../kernels/plane-observe.js';
+import { countSeen, newTrackedPlane, type DetectedPlane, type PlaneOrientation, type TrackedPlane } from './tracked-plane.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import { EventType, PLANE_ORIENTATIONS, POSE_WORDS } from '../frame/events.js';
 import { quatAxes, quatFromAxes } from '../geometry/math.js';
@@ -21,61 +23,10 @@ import { choosePlane, HORIZONTAL_COS, VERTICAL_SIN, type PlaneCandidate } from '
 import { directionToWorld } from './scene-geometry.js';
 import type { PlaneDetectionModel } from '../task/sensing-options.js';
 
-/** WebXR's plane orientations. */
-export type PlaneOrientation = 'horizontal' | 'vertical' | null;
-
-/** A detected plane, as apps see it. The same object is kept (and updated) while the plane persists. */
-export interface DetectedPlane {
-  /** Stable id, unique in the session. */
-  readonly id: number;
-  /** The surface it belongs to: its static index (scene surfaces and task fixtures, then runtime surfaces). */
-  readonly surface: number;
-  semanticLabel: SemanticLabel;
-  orientation: PlaneOrientation;
-  /** World pose of the plane's space: position, quaternion; its Y axis is the surface normal. */
-  readonly pose: Float64Array;
-  /** Outline in plane space (y = 0), counter-clockwise seen from +Y. */
-  polygon: { x: number; y: number; z: number; w: number }[];
-  /** Tick (on the simulation clock) of the last change of an attribute. */
-  lastChangedTick: number;
-}
-
-/** A candidate plane and what has been seen of it. */
-interface TrackedPlane {
-  id: number;
-  surface: number;
-  candidate: PlaneCandidate;
-  /** Plane space in the world: origin and axes. */
-  origin: Float64Array;
-  axes: Float64Array;
-  pose: Float64Array;
-  orientation: PlaneOrientation;
-  /** The observation grid over the polygon's bounding rectangle. */
-  minX: number;
-  minZ: number;
-  cols: number;
-  rows: number;
-  seen: Uint8Array;
-  seenCells: number;
-  insideCells: number;
-  bounds: [number, number, number, number];
-  /** Time the seen area first sufficed, or null. */
-  qualifiedAt: number | null;
-  detected: DetectedPlane | null;
-  /** The polygon as reported: the seen bounds it came from, or 'full'. */
-  polygonKey: string;
-  removed: boolean;
-  /** Changes found by the last observation, reported by the next update. */
-  pendingFlags: number;
-  /** Whether cells were newly seen since the last update. */
-  grown: boolean;
-}
+export type { DetectedPlane, PlaneOrientation } from './tracked-plane.js';
 
 /** Pixels observed: every OBSERVATION_STRIDE-th of every OBSERVATION_STRIDE-th row. */
 export const OBSERVATION_STRIDE = 2;
-
-/** Numbers per plane in `frameCoefficients`: 4 for the column, 4 for the row. */
-const COEFFICIENTS = 8;
 
 /** Flags of a PlaneUpdated record. */
 export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
@@ -83,12 +34,12 @@ export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
 /** The plane detector of one session. */
 export class PlaneDetector {
   private readonly planes: TrackedPlane[] = [];
-  /** Primitive × 8 + face code → plane index, or −1. */
-  private faceMap = new Int32Array(0);
+  /** Every plane's grid and, for the frame being observed, coefficients; the face map lists the planes that can still grow. */
+  private grids: PlaneGrids = { faceMap: new Int32Array(0), coefficients: new Float64Array(0), cols: new Int32Array(0), rows: new Int32Array(0), seenStart: new Int32Array(0), seen: new Uint8Array(0) };
+  /** Cells newly seen by the frame being observed: plane, cell. */
+  private newCells = new Int32Array(0);
   /** How many planes the face map lists (those that can still grow). */
   private observed = 0;
-  /** Per plane, for the frame being observed: see `frameCoefficients`. */
-  private coefficients = new Float64Array(0);
   /** Detected planes by id, in detection order. */
   readonly detected = new Map<number, DetectedPlane>();
 
@@ -113,30 +64,9 @@ export class PlaneDetector {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) if (insideConvex(candidate.polygon, minX + (c + 0.5) * cellSize, minZ + (r + 0.5) * cellSize)) insideCells++;
     }
-    const plane: TrackedPlane = {
-      id: this.planes.length,
-      surface,
-      candidate,
-      origin: new Float64Array(3),
-      axes: new Float64Array(9),
-      pose: new Float64Array(7),
-      orientation: null,
-      minX,
-      minZ,
-      cols,
-      rows,
-      seen: new Uint8Array(cols * rows),
-      seenCells: 0,
-      insideCells: Math.max(1, insideCells),
-      bounds: [Infinity, -Infinity, Infinity, -Infinity],
-      qualifiedAt: null,
-      detected: null,
-      polygonKey: '',
-      removed: false,
-      pendingFlags: 0,
-      grown: false,
-    };
+    const plane = newTrackedPlane(this.planes.length, surface, candidate, minX, minZ, cols, rows, insideCells);
     this.planes.push(plane);
+    this.poolGrids();
     this.placePlane(plane);
     this.rebuildFaceMap();
     return plane.id;
@@ -181,36 +111,15 @@ export class PlaneDetector {
    */
   observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number, rays: Pick<DepthRaster, 'rayX' | 'rayY'>): void {
     const { width, height } = camera;
-    const map = this.faceMap;
-    const k = this.frameCoefficients(camera);
-    const { rayX, rayY } = rays;
-    for (let row = 0; row < height; row += OBSERVATION_STRIDE) {
-      const ry = rayY[row];
-      for (let col = 0; col < width; col += OBSERVATION_STRIDE) {
-        const i = row * width + col;
-        const id = ids[i];
-        if (id < 0 || id >= map.length) continue;
-        const index = map[id];
-        if (index < 0) continue;
-        const z = depth[i];
-        if (z < minRange || z > maxRange) continue;
-        const rx = rayX[col];
-        // The pixel's cell: its point (camera + z · Rᵀ(rx, ry, −1)) in plane coordinates, in cells.
-        const o = index * COEFFICIENTS;
-        const plane = this.planes[index];
-        const c = Math.min(plane.cols - 1, Math.max(0, Math.floor(k[o] + z * (k[o + 1] * rx + k[o + 2] * ry - k[o + 3]))));
-        const r = Math.min(plane.rows - 1, Math.max(0, Math.floor(k[o + 4] + z * (k[o + 5] * rx + k[o + 6] * ry - k[o + 7]))));
-        const cellIndex = r * plane.cols + c;
-        if (plane.seen[cellIndex] === 1) continue;
-        plane.seen[cellIndex] = 1;
-        plane.seenCells++;
-        plane.grown = true;
-        const b = plane.bounds;
-        if (c < b[0]) b[0] = c;
-        if (c > b[1]) b[1] = c;
-        if (r < b[2]) b[2] = r;
-        if (r > b[3]) b[3] = r;
-      }
+    const capacity = 2 * Math.ceil(width / OBSERVATION_STRIDE) * Math.ceil(height / OBSERVATION_STRIDE);
+    if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
+    this.frameCoefficients(camera);
+    const found = observeLattice(this.grids, width, height, OBSERVATION_STRIDE, depth, ids, rays.rayX, rays.rayY, minRange, maxRange, this.newCells);
+    for (let n = 0; n < found; n += 2) {
+      const plane = this.planes[this.newCells[n]];
+      const cell = this.newCells[n + 1];
+      const r = Math.floor(cell / plane.cols);
+      countSeen(plane, cell - r * plane.cols, r);
     }
   }
 
@@ -220,20 +129,19 @@ export class PlaneDetector {
    * the camera at C with world→camera rotation R: column = (a·(C − O) − minX)/cell + z·(Ra)·r/cell, and
    * likewise for the row, so a pixel costs two dot products instead of a change of frame.
    */
-  private frameCoefficients(camera: RasterCamera): Float64Array {
-    if (this.coefficients.length < this.planes.length * COEFFICIENTS) this.coefficients = new Float64Array(this.planes.length * COEFFICIENTS * 2);
-    const k = this.coefficients;
+  private frameCoefficients(camera: RasterCamera): void {
+    const k = this.grids.coefficients;
     const R = camera.rotation;
     const C = camera.position;
     const cell = this.model.cellSize;
     for (const plane of this.planes) {
-      if (plane.removed || plane.polygonKey === 'full') continue;
+      if (plane.removed || plane.full) continue;
       const a = plane.axes;
       const dx = C[0] - plane.origin[0], dy = C[1] - plane.origin[1], dz = C[2] - plane.origin[2];
       for (let axis = 0; axis < 2; axis++) {
         // Axis 0 (x, columns) and axis 2 (z, rows) of plane space.
         const e = axis === 0 ? 0 : 6;
-        const o = plane.id * COEFFICIENTS + axis * 4;
+        const o = plane.id * PLANE_COEFFICIENTS + axis * 4;
         const min = axis === 0 ? plane.minX : plane.minZ;
         k[o] = (a[e] * dx + a[e + 1] * dy + a[e + 2] * dz - min) / cell;
         k[o + 1] = (R[0] * a[e] + R[1] * a[e + 1] + R[2] * a[e + 2]) / cell;
@@ -241,7 +149,6 @@ export class PlaneDetector {
         k[o + 3] = (R[6] * a[e] + R[7] * a[e + 1] + R[8] * a[e + 2]) / cell;
       }
     }
-    return k;
   }
 
   /** Advances to tick `tick` (time `t`): reports planes whose latency has passed and changes to reported ones. */
@@ -257,15 +164,15 @@ export class PlaneDetector {
         if (plane.qualifiedAt !== null && t + 1e-9 >= plane.qualifiedAt + latency) this.report(plane, tick, frame);
         continue;
       }
-      // Only newly seen cells can change the polygon (strings are built only then).
-      const key = plane.grown ? this.polygonKey(plane) : plane.polygonKey;
-      plane.grown = false;
-      if (key !== plane.polygonKey) {
-        plane.polygonKey = key;
-        plane.detected.polygon = this.polygonPoints(plane);
-        plane.pendingFlags |= PlaneChange.Attributes;
-        // A whole face cannot grow: stop observing it.
-        if (key === 'full') this.rebuildFaceMap();
+      // Only newly seen cells can change the polygon.
+      if (plane.grown) {
+        plane.grown = false;
+        if (this.polygonChanged(plane)) {
+          plane.detected.polygon = this.polygonPoints(plane);
+          plane.pendingFlags |= PlaneChange.Attributes;
+          // A whole face cannot grow: stop observing it.
+          if (plane.full) this.rebuildFaceMap();
+        }
       }
       if (plane.pendingFlags !== 0) {
         if (plane.pendingFlags & PlaneChange.Attributes) plane.detected.lastChangedTick = tick;
@@ -282,7 +189,7 @@ export class PlaneDetector {
   }
 
   private report(plane: TrackedPlane, tick: number, frame: Frame): void {
-    plane.polygonKey = this.polygonKey(plane);
+    this.polygonChanged(plane);
     plane.detected = {
       id: plane.id,
       surface: plane.surface,
@@ -294,19 +201,30 @@ export class PlaneDetector {
     };
     plane.pendingFlags = 0;
     this.detected.set(plane.id, plane.detected);
-    if (plane.polygonKey === 'full') this.rebuildFaceMap();
+    if (plane.full) this.rebuildFaceMap();
     writePlaneRecord(frame, EventType.PlaneAdded, plane.detected, 0);
   }
 
-  private polygonKey(plane: TrackedPlane): string {
-    if (plane.seenCells >= this.model.completeFraction * plane.insideCells) return 'full';
-    return plane.bounds.join(',');
+  /**
+   * Brings the polygon to report up to date: the whole face once `completeFraction` of it has been seen,
+   * else the seen bounds. Returns whether it changed.
+   */
+  private polygonChanged(plane: TrackedPlane): boolean {
+    if (plane.full) return false;
+    if (plane.seenCells >= this.model.completeFraction * plane.insideCells) {
+      plane.full = true;
+      return true;
+    }
+    const b = plane.bounds, reported = plane.reportedBounds;
+    if (b[0] === reported[0] && b[1] === reported[1] && b[2] === reported[2] && b[3] === reported[3]) return false;
+    reported.set(b);
+    return true;
   }
 
   /** The reported outline: the seen bounds clipped to the face, or the whole face. */
   private polygonPoints(plane: TrackedPlane): DetectedPlane['polygon'] {
     let points = plane.candidate.polygon;
-    if (plane.polygonKey !== 'full') {
+    if (!plane.full) {
       const cell = this.model.cellSize;
       const [c0, c1, r0, r1] = plane.bounds;
       points = clipToRectangle(points, plane.minX + c0 * cell, plane.minX + (c1 + 1) * cell, plane.minZ + r0 * cell, plane.minZ + (r1 + 1) * cell);
@@ -332,12 +250,38 @@ export class PlaneDetector {
     plane.orientation = Math.abs(ny) >= HORIZONTAL_COS ? 'horizontal' : Math.abs(ny) <= VERTICAL_SIN ? 'vertical' : null;
   }
 
+  /** Lays every plane's grid out in one pool (again, with what each has seen, when a plane is added). */
+  private poolGrids(): void {
+    const n = this.planes.length;
+    const seenStart = new Int32Array(n);
+    let total = 0;
+    for (let p = 0; p < n; p++) {
+      seenStart[p] = total;
+      total += this.planes[p].cols * this.planes[p].rows;
+    }
+    const seen = new Uint8Array(total);
+    for (let p = 0; p < n; p++) {
+      const plane = this.planes[p];
+      const cells = plane.cols * plane.rows;
+      seen.set(plane.seen, seenStart[p]);
+      plane.seen = seen.subarray(seenStart[p], seenStart[p] + cells);
+    }
+    this.grids = {
+      faceMap: this.grids.faceMap,
+      coefficients: new Float64Array(n * PLANE_COEFFICIENTS),
+      cols: Int32Array.from(this.planes, (p) => p.cols),
+      rows: Int32Array.from(this.planes, (p) => p.rows),
+      seenStart,
+      seen,
+    };
+  }
+
   private rebuildFaceMap(): void {
-    this.faceMap = new Int32Array(this.geometry.count * FACES_PER_PRIMITIVE).fill(-1);
+    const faceMap = (this.grids.faceMap = new Int32Array(this.geometry.count * FACES_PER_PRIMITIVE).fill(-1));
     this.observed = 0;
     for (const plane of this.planes) {
-      if (!plane.removed && plane.polygonKey !== 'full') {
-        this.faceMap[faceId(plane.candidate.primitive, plane.candidate.faceCode)] = plane.id;
+      if (!plane.removed && !plane.full) {
+        faceMap[faceId(plane.candidate.primitive, plane.candidate.faceCode)] = plane.id;
         this.observed++;
       }
     }
