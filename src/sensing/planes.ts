@@ -36,6 +36,10 @@ export class PlaneDetector {
   private readonly planes: TrackedPlane[] = [];
   /** Every plane's grid and, for the frame being observed, coefficients; the face map lists the planes that can still grow. */
   private grids: PlaneGrids = { faceMap: new Int32Array(0), coefficients: new Float64Array(0), cols: new Int32Array(0), rows: new Int32Array(0), seenStart: new Int32Array(0), seen: new Uint8Array(0) };
+  /** Whether anything was seen, moved, added or removed since the last update. */
+  private changed = true;
+  /** The earliest time a qualified plane is due to be reported. */
+  private nextReport = Infinity;
   /** Cells newly seen by the frame being observed: plane, cell. */
   private newCells = new Int32Array(0);
   /** How many planes the face map lists (those that can still grow). */
@@ -79,6 +83,7 @@ export class PlaneDetector {
       const before = plane.orientation;
       this.placePlane(plane);
       plane.pendingFlags |= PlaneChange.Pose | (plane.orientation !== before ? PlaneChange.Attributes : 0);
+      this.changed = true;
     }
   }
 
@@ -115,6 +120,7 @@ export class PlaneDetector {
     if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
     this.frameCoefficients(camera);
     const found = observeLattice(this.grids, width, height, OBSERVATION_STRIDE, depth, ids, rays.rayX, rays.rayY, minRange, maxRange, this.newCells);
+    if (found > 0) this.changed = true;
     for (let n = 0; n < found; n += 2) {
       const plane = this.planes[this.newCells[n]];
       const cell = this.newCells[n + 1];
@@ -153,6 +159,10 @@ export class PlaneDetector {
 
   /** Advances to tick `tick` (time `t`): reports planes whose latency has passed and changes to reported ones. */
   update(tick: number, t: number, frame: Frame): void {
+    // Nothing seen, moved, added or removed since the last update, and no report due: nothing to do.
+    if (!this.changed && !(t + 1e-9 >= this.nextReport)) return;
+    this.changed = false;
+    let nextReport = Infinity;
     const { minSeenArea, latency, cellSize } = this.model;
     for (const plane of this.planes) {
       if (plane.removed) continue;
@@ -162,6 +172,7 @@ export class PlaneDetector {
           if (seenArea + 1e-12 >= Math.min(minSeenArea, plane.candidate.area / 2)) plane.qualifiedAt = t;
         }
         if (plane.qualifiedAt !== null && t + 1e-9 >= plane.qualifiedAt + latency) this.report(plane, tick, frame);
+        else if (plane.qualifiedAt !== null) nextReport = Math.min(nextReport, plane.qualifiedAt + latency);
         continue;
       }
       // Only newly seen cells can change the polygon.
@@ -181,6 +192,7 @@ export class PlaneDetector {
         plane.pendingFlags = 0;
       }
     }
+    this.nextReport = nextReport;
   }
 
   /** Every candidate plane's id, surface, label and whether it is detected (for tools and tests). */
@@ -277,6 +289,7 @@ export class PlaneDetector {
   }
 
   private rebuildFaceMap(): void {
+    this.changed = true;
     const faceMap = (this.grids.faceMap = new Int32Array(this.geometry.count * FACES_PER_PRIMITIVE).fill(-1));
     this.observed = 0;
     for (const plane of this.planes) {
