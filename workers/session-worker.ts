@@ -1,7 +1,7 @@
 /**
- * Session worker process: runs one whole session per job, for a pool (`src/session/pool.ts`) that forks it
- * with the options in `WORKER_EXEC_ARGV`. Rapier is initialised once, before the first job, and the process
- * stays warm. Each session gets fresh instances of its app's and actors' modules; after each one the
+ * Session worker process: runs one whole session per job, in the order its pool (`src/session/pool.ts`,
+ * which forks it with the options in `WORKER_EXEC_ARGV`) sent them. Rapier is initialised once, before the
+ * first job, and the process stays warm. Each session gets fresh instances of its app's and actors' modules; after each one the
  * process is checked (`ProcessHygiene`) and, if the session changed it, the worker retires.
  * The protocol is in `src/session/worker-protocol.ts`.
  */
@@ -12,16 +12,22 @@ import { ProcessHygiene } from '../src/session/hygiene.js';
 import { sharedChromium } from '../src/browser/chromium.js';
 import { usesBrowser } from '../src/session/browser-spec.js';
 import { runJudgedSession } from '../src/judge/session.js';
-import { WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type WorkerMessage } from '../src/session/worker-protocol.js';
+import { WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type RunJob, type WorkerMessage } from '../src/session/worker-protocol.js';
+import type { SessionSpec } from '../src/session/spec.js';
 
 if (!process.send) {
   process.stderr.write('session-worker: start me with child_process.fork (I take jobs over IPC)\n');
   process.exit(2);
 }
 // Captured before any session: a session may replace globals, and the worker must still report on it.
-const send = process.send!.bind(process) as (message: WorkerMessage) => boolean;
+const send = process.send!.bind(process) as (message: WorkerMessage, callback?: (error: Error | null) => void) => boolean;
 const now = performance.now.bind(performance);
 const residentBytes = process.memoryUsage.rss.bind(process.memoryUsage);
+const SafePromise = Promise;
+const stringify = JSON.stringify;
+const { isArray } = Array;
+const { getPrototypeOf, prototype: ObjectPrototype } = Object;
+const isFinite = Number.isFinite;
 
 // A worker lives as long as its pool: when the pool's process goes away, so does the worker.
 process.on('disconnect', () => process.exit(0));
@@ -29,16 +35,46 @@ watchForOrphaning();
 useFreshModules();
 await initPhysics();
 let retiring = false;
+/** Jobs sent and not yet started, oldest first (the pool sends a few at a time when sessions are short). */
+const queued: RunJob['jobs'] = [];
+let queuedHead = 0;
+let running = false;
 process.on('message', (message: PoolMessage) => {
-  if (message?.type === 'run' && !retiring) void runJob(message.id, message.spec);
+  if (message?.type !== 'run' || retiring) return;
+  // Index writes and a counted loop: this can run while a session that replaced Array methods awaits.
+  for (let i = 0; i < message.jobs.length; i++) queued[queued.length] = message.jobs[i];
+  browserTasks.clear();
+  if (!running) void runQueued();
 });
 send({ type: 'ready' });
 /** Captured when the first job arrives, once the IPC channel has set itself up: how a fresh worker looks. */
 let hygiene: ProcessHygiene | null = null;
+/** When resident memory was last read, and what it was: reading it costs a file read, far more than a tiny session. */
+let rssReadAt = -Infinity;
+let rssMb = 0;
+const RSS_READ_EVERY_MS = 100;
 
-async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
+/** Runs the queued jobs one after another, each answered before the next starts. */
+async function runQueued(): Promise<void> {
+  running = true;
+  while (queuedHead < queued.length && !retiring) {
+    const job = queued[queuedHead++];
+    if (queuedHead === queued.length) {
+      queued.length = 0;
+      queuedHead = 0;
+    }
+    const done = await runJob(job.id, job.spec);
+    if (done.retire) retiring = true;
+    // Written to the channel before the next session starts: if that one kills the process, this reply is
+    // already in the pipe, and the pool blames the right session.
+    await new SafePromise<void>((resolve) => send(done, () => resolve()));
+  }
+  running = false;
+}
+
+async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
   hygiene ??= ProcessHygiene.capture();
-  if (usesBrowser(spec)) await warmBrowser(hygiene);
+  if (browserApp(spec)) await warmBrowser(hygiene);
   hygiene.beginSession();
   const modulesBefore = freshModuleCount();
   const start = now(); // harness time, outside the session
@@ -47,18 +83,50 @@ async function runJob(id: number, spec: PoolMessage['spec']): Promise<void> {
   // A page that stopped answering took the warm browser down: the worker starts the next one now, so the
   // process is back in the state its hygiene knows (a browser's pipes and listeners), not the session.
   if (sharedChromium().replacements !== replacements) await sharedChromium().browser().catch(() => undefined);
-  const seconds = (now() - start) / 1000;
+  const end = now();
+  const seconds = (end - start) / 1000;
   let retire: string | null;
   try {
     retire = await hygiene.endSession(freshModuleCount() !== modulesBefore);
   } catch (err) {
     retire = `the process could not be checked after the session (${String(err)})`;
   }
-  const rssMb = residentBytes() / 2 ** 20;
+  // A long session reads its memory every time; short ones every RSS_READ_EVERY_MS (a burst of sessions
+  // that each grow the heap still crosses the limit a few sessions later at most).
+  if (end - rssReadAt >= RSS_READ_EVERY_MS || seconds * 1000 >= RSS_READ_EVERY_MS) {
+    rssMb = residentBytes() / 2 ** 20;
+    rssReadAt = now();
+  }
   if (!retire && rssMb > WORKER_RSS_LIMIT_MB) retire = `the worker's resident memory reached ${rssMb.toFixed(0)} MiB`;
-  const done: JobDone = { type: 'done', id, result, seconds, rssMb, retire };
-  if (retire) retiring = true;
-  send(done);
+  // Plain JSON travels as text (a third of the structured clone's cost); NaN, infinities and undefined need the clone.
+  return isPlainJson(result, 0) ? { type: 'done', id, resultJson: stringify(result), seconds, rssMb, retire } : { type: 'done', id, result, seconds, rssMb, retire };
+}
+
+/**
+ * Whether a session runs a browser app, by task and app, for the jobs of the latest message: the task is
+ * read once per message rather than before every short session (the session reads it again anyway).
+ */
+const browserTasks = new Map<string, boolean>();
+function browserApp(spec: SessionSpec): boolean {
+  if (typeof spec.task !== 'string') return usesBrowser(spec);
+  const key = `${spec.task}\0${spec.app ?? ''}`;
+  let browser = browserTasks.get(key);
+  if (browser === undefined) browserTasks.set(key, (browser = usesBrowser(spec)));
+  return browser;
+}
+
+/** True when JSON text carries `value` exactly: finite numbers, strings, booleans, null, plain objects and arrays, no undefined. */
+function isPlainJson(value: unknown, depth: number): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return isFinite(value);
+  if (typeof value !== 'object' || depth > 64) return false;
+  if (isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+    return true;
+  }
+  if (getPrototypeOf(value) !== ObjectPrototype) return false;
+  for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * A warm pool of session worker processes: one Rapier initialisation per worker, one whole session per job,
- * each with a wall-clock limit. The only pool in xrsim: sweeps, flakiness studies, sweep verification and
+ * each with a wall-clock limit. When sessions are short a worker holds a few jobs at a time (sent in one
+ * message), so it never waits for the pool between them; a job that never started when its worker died
+ * or retired goes to the next worker. The only pool in xrsim: sweeps, flakiness studies, sweep verification and
  * isolated runs all use it. A session past its limit is `errored` (timeout) and its worker is killed and
  * replaced; a worker that dies is replaced and its session is `errored` (crash); a worker whose session left
  * the process changed retires and is replaced before its next job. The limit is harness time, never
@@ -50,6 +52,11 @@ export interface SessionExecutor {
   readonly concurrency: number;
   /** Runs one session. Never rejects for the session's own problems: they are `errored` results. */
   run(spec: SessionSpec, options?: { timeLimitSeconds?: number }): Promise<PooledRun>;
+  /**
+   * Sessions each unit of concurrency takes at a time now, when it queues several (the local pool does
+   * when sessions are short); a coordinator scales what it keeps in flight by it. Default 1.
+   */
+  readonly jobsPerWorker?: number;
 }
 
 /** The worker count to use for a request, and whether it was capped. */
@@ -92,21 +99,39 @@ interface Job {
   resolve(run: PooledRun): void;
 }
 
-/** One worker process and the job it runs. */
+/** One worker process and the jobs sent to it: the first is running, the others wait in the worker, in order. */
 interface Slot {
   child: ChildProcess;
   ready: boolean;
-  job: Job | null;
+  jobs: Job[];
+  /** The running job's time limit. */
   timer: NodeJS.Timeout | null;
   /** Set once the slot is being replaced: its process's late events are ignored. */
   gone: boolean;
 }
 
+/**
+ * Jobs a worker holds at most (running and queued). Queued jobs spare a worker the wait for the pool
+ * between sessions, and one message carries several, but they are committed to that worker: the pool
+ * sends only as many as {@link QUEUED_SECONDS} of work, so long sessions still go one at a time to
+ * whichever worker is free.
+ */
+export const MAX_JOBS_PER_WORKER = 16;
+/** Seconds of work (at the recent mean session time) a worker may hold. */
+const QUEUED_SECONDS = 0.05;
+/** Weight of the newest session in the running mean of session seconds. */
+const MEAN_WEIGHT = 0.2;
+/** How long a dead worker's last replies may take to arrive before its running job is blamed. */
+const LAST_REPLIES_WAIT_MS = 1000;
+
 /** A pool of session workers. Create it with {@link createSessionPool}; {@link close} it when done. */
 export class SessionPool implements SessionExecutor {
   readonly concurrency: number;
-  /** What happened to workers so far, why the last one that retired did, and the most memory a worker held. */
-  readonly stats = { started: 0, retired: 0, crashed: 0, timedOut: 0, lastRetireReason: null as string | null, peakWorkerRssMb: 0 };
+  /**
+   * What happened to workers so far, why the last one that retired did, and the most memory a worker held;
+   * `runMessages` and `jobsSent` count what went to the workers (several jobs per message when sessions are short).
+   */
+  readonly stats = { started: 0, retired: 0, crashed: 0, timedOut: 0, lastRetireReason: null as string | null, peakWorkerRssMb: 0, runMessages: 0, jobsSent: 0 };
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private queueHead = 0;
@@ -115,11 +140,22 @@ export class SessionPool implements SessionExecutor {
   private closed = false;
   private broken: string | null = null;
   private readonly timeLimit: number;
+  /** Running mean of the seconds sessions took in their workers (null before the first). */
+  private meanSeconds: number | null = null;
 
   constructor(options: SessionPoolOptions = {}) {
     this.concurrency = resolveWorkerCount(options.workers).workers;
     this.timeLimit = checkTimeLimit(options.timeLimitSeconds);
     for (let i = 0; i < this.concurrency; i++) this.slots.push(this.spawn());
+  }
+
+  /**
+   * Jobs each worker holds at a time now: one until a session has finished, then as many as make
+   * {@link QUEUED_SECONDS} of work at the mean session time, from 1 to {@link MAX_JOBS_PER_WORKER}.
+   */
+  get jobsPerWorker(): number {
+    if (this.meanSeconds === null) return 1;
+    return Math.max(1, Math.min(MAX_JOBS_PER_WORKER, Math.floor(QUEUED_SECONDS / Math.max(this.meanSeconds, 1e-6))));
   }
 
   /** Runs one session (queued until a worker is free). Never rejects for the session's problems. */
@@ -151,13 +187,13 @@ export class SessionPool implements SessionExecutor {
       // An app's console output goes to stderr: stdout carries the CLI's results (--json).
       stdio: ['ignore', 2, 'inherit', 'ipc'],
     });
-    const slot: Slot = { child, ready: false, job: null, timer: null, gone: false };
+    const slot: Slot = { child, ready: false, jobs: [], timer: null, gone: false };
     this.stats.started++;
     child.on('message', (message: unknown) => {
       if (!slot.gone && isWorkerMessage(message)) this.onMessage(slot, message);
     });
-    child.on('exit', (code, signal) => this.onExit(slot, code, signal));
-    child.on('error', () => this.onExit(slot, null, null));
+    child.on('exit', (code, signal) => this.afterLastReplies(slot, () => this.onExit(slot, code, signal)));
+    child.on('error', () => this.afterLastReplies(slot, () => this.onExit(slot, null, null)));
     return slot;
   }
 
@@ -169,26 +205,47 @@ export class SessionPool implements SessionExecutor {
       this.pump();
       return;
     }
-    const job = slot.job;
-    if (!job || job.id !== message.id) return;
+    if (slot.jobs[0]?.id !== message.id) return;
     this.stats.peakWorkerRssMb = Math.max(this.stats.peakWorkerRssMb, message.rssMb);
-    this.finishJob(slot, { result: message.result, seconds: message.seconds });
+    this.meanSeconds = this.meanSeconds === null ? message.seconds : this.meanSeconds + MEAN_WEIGHT * (message.seconds - this.meanSeconds);
+    this.finishJob(slot, { result: message.result ?? (JSON.parse(message.resultJson!) as SessionResult), seconds: message.seconds });
     if (message.retire) {
+      // A retiring worker runs nothing more: its queued jobs go to the fresh worker.
       this.stats.retired++;
       this.stats.lastRetireReason = message.retire;
+      this.requeue(slot);
       this.replace(slot, 'SIGTERM');
-    } else {
+    } else if (slot.jobs.length === 0) {
       this.setIdle(slot);
     }
     this.pump();
   }
 
+  /**
+   * A worker that died may have written replies the pool has not read yet: its channel closes once they
+   * are read (or after {@link LAST_REPLIES_WAIT_MS}), and only then is its running job known.
+   */
+  private afterLastReplies(slot: Slot, then: () => void): void {
+    const child = slot.child;
+    if (!child.connected) return then();
+    const timer = setTimeout(finish, LAST_REPLIES_WAIT_MS);
+    child.once('disconnect', finish);
+    let done = false;
+    function finish() {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      then();
+    }
+  }
+
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
     if (slot.gone || this.closed) return;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    if (slot.job) {
+    if (slot.jobs.length > 0) {
       this.stats.crashed++;
       this.failJob(slot, 'crash', `the session's worker process ${how} before the session finished (an app calling process.exit, or out of memory?); a new worker took its place`);
+      this.requeue(slot);
     } else if (!slot.ready && ++this.startFailures >= START_FAILURES_ALLOWED) {
       this.broken = `session workers cannot start: ${START_FAILURES_ALLOWED} in a row ${how} before they were ready (is the package built? ${SESSION_WORKER})`;
       this.failQueued(this.broken);
@@ -199,17 +256,30 @@ export class SessionPool implements SessionExecutor {
     this.pump();
   }
 
-  /** Hands queued jobs to idle, ready workers. */
+  /**
+   * Hands queued jobs to ready workers, several per message when sessions are short: a worker gets more
+   * once it holds half of {@link jobsPerWorker} or fewer, so it never runs dry while the pool has work.
+   */
   private pump(): void {
+    const depth = this.jobsPerWorker;
     for (const slot of this.slots) {
       if (this.queueHead >= this.queue.length) break;
-      if (!slot.ready || slot.job || slot.gone) continue;
-      const job = this.queue[this.queueHead++];
-      slot.job = job;
-      slot.child.ref();
-      slot.child.channel?.ref();
-      slot.timer = setTimeout(() => this.onTimeout(slot), job.limitSeconds * 1000);
-      const message: RunJob = { type: 'run', id: job.id, spec: job.spec };
+      if (!slot.ready || slot.gone || !slot.child.connected || slot.jobs.length > depth >> 1) continue;
+      const wasIdle = slot.jobs.length === 0;
+      const jobs: RunJob['jobs'] = [];
+      while (slot.jobs.length < depth && this.queueHead < this.queue.length) {
+        const job = this.queue[this.queueHead++];
+        slot.jobs.push(job);
+        jobs.push({ id: job.id, spec: job.spec });
+      }
+      if (wasIdle) {
+        slot.child.ref();
+        slot.child.channel?.ref();
+        this.startTimer(slot);
+      }
+      const message: RunJob = { type: 'run', jobs };
+      this.stats.runMessages++;
+      this.stats.jobsSent += jobs.length;
       slot.child.send(message);
     }
     if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
@@ -218,25 +288,41 @@ export class SessionPool implements SessionExecutor {
     }
   }
 
+  /** The limit of the slot's running job (its first): started when the worker starts it, or reports the one before. */
+  private startTimer(slot: Slot): void {
+    const job = slot.jobs[0];
+    slot.timer = job ? setTimeout(() => this.onTimeout(slot), job.limitSeconds * 1000) : null;
+  }
+
   private onTimeout(slot: Slot): void {
-    const job = slot.job;
+    const job = slot.jobs[0];
     if (!job) return;
     this.stats.timedOut++;
     this.failJob(slot, 'timeout', `the session did not finish within its ${job.limitSeconds} s time limit (an app or actor that never returns?); its worker was stopped`);
+    this.requeue(slot);
     this.replace(slot, 'SIGKILL');
     this.pump();
   }
 
+  /** Ends the slot's running job and starts the next one's clock. */
   private finishJob(slot: Slot, run: PooledRun): void {
     if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    const job = slot.job!;
-    slot.job = null;
+    const job = slot.jobs.shift()!;
+    this.startTimer(slot);
     job.resolve(run);
   }
 
   private failJob(slot: Slot, kind: JobFailureKind, message: string): void {
-    this.finishJob(slot, { result: erroredResult(slot.job!.spec, new Error(message), kind), seconds: 0 });
+    this.finishJob(slot, { result: erroredResult(slot.jobs[0].spec, new Error(message), kind), seconds: 0 });
+  }
+
+  /** The slot's jobs that never started go back to the front of the queue, in order. */
+  private requeue(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    if (slot.jobs.length === 0) return;
+    this.queue.splice(this.queueHead, 0, ...slot.jobs);
+    slot.jobs = [];
   }
 
   private failQueued(message: string): void {
@@ -262,7 +348,9 @@ export class SessionPool implements SessionExecutor {
 
   private stop(slot: Slot, signal: NodeJS.Signals, reason: string): Promise<void> {
     slot.gone = true;
-    if (slot.job) this.failJob(slot, 'crash', reason);
+    while (slot.jobs.length > 0) this.failJob(slot, 'crash', reason);
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
     const child = slot.child;
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {

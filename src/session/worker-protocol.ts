@@ -3,20 +3,23 @@
  * whole session per job (never single steps: a round trip costs more than a tick). Messages travel over
  * Node's IPC channel with the structured-clone serialiser, so results keep NaN and infinities exactly.
  *
- *   pool → worker   RunJob            one session to run
+ *   pool → worker   RunJob            sessions to run, in order, after those already sent (a worker holds a
+ *                                     short queue, so it never waits for the pool between tiny sessions)
  *   worker → pool   WorkerReady       sent once, after Rapier is initialised and the process captured
- *                   JobDone           the session's result, how long it ran, and whether the worker retires
+ *                   JobDone           one session's result, how long it ran, and whether the worker retires
  *
- * A job that gets no JobDone ends as an `errored` result of one of the kinds in {@link JobFailureKind}.
+ * A worker runs its jobs strictly in the order they were sent and answers each before it starts the next
+ * (its reply is written to the channel first), so the pool always knows which session is running: the
+ * oldest one without a reply. A job that gets no JobDone ends as an `errored` result of one of the kinds
+ * in {@link JobFailureKind}; the jobs queued behind it never started and go to another worker.
  */
 import type { SessionResult } from './result.js';
 import type { SessionSpec } from './spec.js';
 
-/** One session to run. `id` is unique within a pool. */
+/** Sessions to run, in order, after the worker's queued ones. Each `id` is unique within a pool. */
 export interface RunJob {
   type: 'run';
-  id: number;
-  spec: SessionSpec;
+  jobs: { id: number; spec: SessionSpec }[];
 }
 
 /** The worker is initialised and takes jobs. */
@@ -28,16 +31,22 @@ export interface WorkerReady {
 export interface JobDone {
   type: 'done';
   id: number;
-  /** The session's result; the session's own problems (bad input, an exception) are `errored` results, never a missing reply. */
-  result: SessionResult;
+  /**
+   * The session's result; the session's own problems (bad input, an exception) are `errored` results,
+   * never a missing reply. Sent as `resultJson`, its JSON text, when that carries it exactly (no NaN,
+   * infinities or undefined): text costs a third of a structured clone to send and read.
+   */
+  result?: SessionResult;
+  resultJson?: string;
   /** Wall seconds the session took in the worker (harness time: never part of a result's identity). */
   seconds: number;
-  /** The worker's resident memory after the session, MiB. */
+  /** The worker's resident memory, MiB, measured after this session or one shortly before it (reading it costs a file read). */
   rssMb: number;
   /**
    * Set when the session left the process changed (a global or built-in prototype replaced, a timer or
    * socket it could not clear, a listener added, the working directory moved) or the worker grew past its
-   * memory limit: the worker exits and the pool starts a fresh one, so the next session starts clean.
+   * memory limit: the worker exits and the pool starts a fresh one, so the next session starts clean. A
+   * retiring worker runs none of its queued jobs: the pool hands them to the fresh one.
    */
   retire: string | null;
 }
@@ -68,5 +77,7 @@ export const WORKER_RSS_LIMIT_MB = 2048;
 export function isWorkerMessage(value: unknown): value is WorkerMessage {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
-  return type === 'ready' || (type === 'done' && typeof (value as { id?: unknown }).id === 'number');
+  if (type === 'ready') return true;
+  const done = value as Partial<JobDone>;
+  return type === 'done' && typeof done.id === 'number' && ((typeof done.result === 'object' && done.result !== null) || typeof done.resultJson === 'string');
 }

@@ -6,10 +6,18 @@
 
 /**
  * Runs `execute` over the items of `source` with at most `capacity` in flight, yielding outputs as they
- * finish. A rejection from `execute` stops the run and is thrown (work already in flight is abandoned).
+ * finish. `capacity` may be a function, asked each time a slot frees (an executor that batches short
+ * sessions wants more in flight than one with long ones). A rejection from `execute` stops the run and is
+ * thrown (work already in flight is abandoned).
  */
-export async function* runBounded<T, R>(source: Iterator<T>, capacity: number, execute: (item: T) => Promise<R>): AsyncGenerator<R> {
-  if (!(Number.isInteger(capacity) && capacity >= 1)) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+export async function* runBounded<T, R>(source: Iterator<T>, capacity: number | (() => number), execute: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const limit = typeof capacity === 'function' ? capacity : () => capacity;
+  const checked = () => {
+    const value = limit();
+    if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`capacity must be a positive integer, got ${value}`);
+    return value;
+  };
+  checked();
   const finished: R[] = [];
   let finishedHead = 0;
   let inFlight = 0;
@@ -22,7 +30,8 @@ export async function* runBounded<T, R>(source: Iterator<T>, capacity: number, e
     w?.();
   };
   const fill = () => {
-    while (!exhausted && !state.failure && inFlight < capacity) {
+    const most = checked();
+    while (!exhausted && !state.failure && inFlight < most) {
       const next = source.next();
       if (next.done) {
         exhausted = true;

@@ -8,7 +8,7 @@ import type { SweepResultLine } from './results.js';
 
 /** What runs a sweep's entries to result lines: the local pool (or a given executor), or a queue. */
 export interface EntryRunner {
-  /** Entries in flight at most. */
+  /** Entries in flight at most (read again as entries finish: it may change as the runner learns the sessions' sizes). */
   readonly capacity: number;
   run(entry: SweepEntry): Promise<SweepResultLine>;
   /** Called once the entry's line is in `results.jsonl` (a queue then forgets the job). */

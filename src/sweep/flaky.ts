@@ -71,7 +71,7 @@ export async function runFlaky(options: FlakyOptions = {}): Promise<FlakyReport>
   let done = 0;
   try {
     const execute = async (job: { candidate: number; run: number; spec: SessionSpec }) => ({ job, result: (await executor.run(job.spec, { timeLimitSeconds })).result });
-    for await (const { job, result } of runBounded(jobs(), executor.concurrency * 2, execute)) {
+    for await (const { job, result } of runBounded(jobs(), () => executor.concurrency * 2 * (executor.jobsPerWorker ?? 1), execute)) {
       results[job.candidate][job.run] = result;
       options.onProgress?.(++done, entries.length * runs);
     }

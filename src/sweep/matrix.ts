@@ -47,6 +47,19 @@ export interface SweepEntry {
   spec: SweepSpec;
 }
 
+/**
+ * A sweep session's key: the first 16 hex digits of its spec's content hash (`contentHash(spec)`), with
+ * the spec's canonical JSON written directly (keys in sorted order) instead of by the general encoder: a
+ * sweep computes every key twice (the matrix hash, then the sessions), and this is most of the
+ * coordinator's own work per short session.
+ */
+export function sessionKey(spec: SweepSpec): string {
+  const { task, app, scene, seed, dominantHand } = spec;
+  if (!Number.isFinite(seed) || Object.keys(spec).length !== (app === undefined ? 4 : 5)) return contentHash(spec).slice(0, 16);
+  const canonical = `{${app === undefined ? '' : `"app":${JSON.stringify(app)},`}"dominantHand":${JSON.stringify(dominantHand)},"scene":${JSON.stringify(scene)},"seed":${JSON.stringify(seed)},"task":${JSON.stringify(task)}}`;
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
+
 /** One task's share of the matrix. */
 interface TaskPlan {
   /** What a spec names: a suite id, or a task file's path. */
@@ -94,7 +107,7 @@ export class MatrixPlan {
               position++;
               if (!mine) continue;
               const spec: SweepSpec = { task, ...(app ? { app } : {}), scene, seed, dominantHand };
-              yield { key: contentHash(spec).slice(0, 16), spec };
+              yield { key: sessionKey(spec), spec };
             }
           }
         }

@@ -20,11 +20,11 @@ export async function runKeepingStreams(
   options: { keep: KeepStreams; streamPath: string; timeLimitSeconds: number },
 ): Promise<SweepResultLine> {
   const { keep, streamPath, timeLimitSeconds } = options;
-  const recorded = { ...entry.spec, record: { path: streamPath } };
-  if (keep === 'all') return lineOf(entry, await executor.run(recorded, { timeLimitSeconds }), streamPath);
+  const recorded = () => ({ ...entry.spec, record: { path: streamPath } });
+  if (keep === 'all') return lineOf(entry, await executor.run(recorded(), { timeLimitSeconds }), streamPath);
   const first = await executor.run(entry.spec, { timeLimitSeconds });
   if (keep === 'none' || !worthRecording(first.result)) return lineOf(entry, first, null);
-  const second = await executor.run(recorded, { timeLimitSeconds });
+  const second = await executor.run(recorded(), { timeLimitSeconds });
   return lineOf(entry, { result: reconcile(first.result, second.result), seconds: first.seconds }, streamPath);
 }
 

@@ -49,7 +49,10 @@ export interface RunSweepOptions extends SweepOptions {
    * in `streams/<key>.visual/`, and verdicts into each result's milestones. Local sweeps only.
    */
   judge?: string;
-  /** Sessions in flight per unit of the executor's concurrency (default 2: the next job waits in each worker's queue). */
+  /**
+   * Sessions in flight per unit of the executor's concurrency and per job it holds at a time (default 2:
+   * as many again wait in the pool's queue as its workers hold).
+   */
   inFlightPerWorker?: number;
   /**
    * Run the sessions on `xrsim worker` processes through a BullMQ queue on Redis (docs/DISTRIBUTED.md)
@@ -123,7 +126,7 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   let runner: EntryRunner | null = queued;
   try {
     runner ??= localRunner(options, { keep, videos, workers, timeLimitSeconds, perWorker });
-    for await (const line of runBounded(pendingEntries(plan.entries(), folder), runner.capacity, (entry) => runner!.run(entry))) {
+    for await (const line of runBounded(pendingEntries(plan.entries(), folder), () => runner!.capacity, (entry) => runner!.run(entry))) {
       if (folder.done.has(line.key)) continue; // results are idempotent by key
       folder.append(line);
       runner.written?.(line);
@@ -147,12 +150,16 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; vi
   const ownPool: SessionPool | null = options.executor ? null : createSessionPool({ workers, timeLimitSeconds });
   const executor = options.executor ?? ownPool!;
   return {
-    capacity: executor.concurrency * perWorker,
+    // The pool holds several short sessions per worker at a time: keep that many more in flight.
+    get capacity() {
+      return executor.concurrency * perWorker * (executor.jobsPerWorker ?? 1);
+    },
     run: async (entry) => {
       // Judging is scoring: the worker is told the judge and where its images go, the line records what ran.
       const judged = { ...entry, spec: { ...entry.spec, judge: { ...(options.judge ? { command: options.judge } : {}), imagesDir: join(streams, `${entry.key}.visual`) } } };
       const line = await runKeepingStreams(executor, judged, { keep, streamPath: join(streams, `${entry.key}.xrs`), timeLimitSeconds });
-      return withVideo({ ...line, spec: entry.spec }, videos);
+      line.spec = entry.spec; // the line is new: it records the spec as the matrix has it, without the judge's settings
+      return videos === 'none' ? line : withVideo(line, videos);
     },
     close: async () => {
       await ownPool?.close();

@@ -82,7 +82,7 @@ export async function verifySweep(dir: string, options: VerifySweepOptions = {})
   const mismatches: HashMismatch[] = [];
   try {
     const execute = async (check: Check) => ({ check, rerun: (await executor.run(check.spec, { timeLimitSeconds })).result.hash });
-    for await (const { check, rerun } of runBounded(chosen.values(), executor.concurrency * 2, execute)) {
+    for await (const { check, rerun } of runBounded(chosen.values(), () => executor.concurrency * 2 * (executor.jobsPerWorker ?? 1), execute)) {
       if (rerun === check.hash) continue;
       const divergence = check.stream && existsSync(check.stream) ? (await verifyStream(check.stream)).firstDivergence : null;
       mismatches.push({ session: check.session, recorded: check.hash, rerun, divergence });

@@ -1,0 +1,97 @@
+/**
+ * Short sessions go to the pool's workers several at a time (one message, a queue in the worker). What a
+ * user relies on still holds inside a batch: a session that kills its worker or hangs is `errored`, and
+ * only that one; a session that pollutes its worker retires it before the next session runs; every other
+ * session gives the result it gives alone, on a fresh worker.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash, createSessionPool, expandMatrix, loadTask, runSession, type SessionPool, type SessionSpec } from '../src/index.js';
+import { sessionKey } from '../src/sweep/matrix.js';
+import { tempDir } from './helpers/cli.js';
+
+const dir = tempDir();
+const SCENES = ['empty-lab', 'office'];
+
+/** The rolling-ball task cut to five ticks, with `app` (a module written here) as its reference app. */
+function tinyTask(name: string, app?: string): string {
+  const { spec } = loadTask('physics/rolling-ball-checkpoints');
+  const task = { ...spec, id: `test/tiny-${name}`, duration: 5 / 90, ...(app ? { apps: { reference: { module: writeApp(name, app) } } } : {}) };
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(task));
+  return file;
+}
+
+function writeApp(name: string, source: string): string {
+  const file = join(dir, `${name}.mjs`);
+  writeFileSync(file, source);
+  return file;
+}
+
+const plain = tinyTask('plain');
+const crashes = tinyTask('crashes', 'export function frame() { process.exit(3); }\n');
+const hangs = tinyTask('hangs', 'export function frame() { for (;;); }\n');
+const pollutes = tinyTask('pollutes', 'const sin = Math.sin;\nexport function setup() { Math.sin = (x) => sin(x); }\nexport function frame() {}\n');
+const tiny = (seed: number): SessionSpec => ({ task: plain, seed, scene: SCENES[seed % 2], dominantHand: 'right' });
+
+describe('a pool sending short sessions in batches', () => {
+  let pool: SessionPool;
+  beforeAll(() => {
+    pool = createSessionPool({ workers: 1 });
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it('errors only the session that crashes, hangs or pollutes its worker; the rest of each batch gives the results it gives alone', async () => {
+    // Warm: after a few short sessions the pool sends several per message.
+    await Promise.all(Array.from({ length: 24 }, (_, i) => pool.run(tiny(1000 + i))));
+    expect(pool.jobsPerWorker).toBeGreaterThan(1);
+    const before = { ...pool.stats };
+    // One worker, everything queued at once: each fault lands inside a batch with sessions queued behind it.
+    const specs: SessionSpec[] = [];
+    let seed = 1;
+    const tinies = (n: number) => {
+      for (let i = 0; i < n; i++) specs.push(tiny(seed++));
+    };
+    tinies(4);
+    specs.push({ ...tiny(seed++), task: crashes });
+    tinies(4);
+    specs.push({ ...tiny(seed++), task: pollutes });
+    tinies(4);
+    specs.push({ ...tiny(seed++), task: hangs });
+    tinies(4);
+    const runs = await Promise.all(specs.map((spec) => pool.run(spec, { timeLimitSeconds: spec.task === hangs ? 5 : 120 })));
+    const byTask = (task: string) => runs.filter((_, i) => specs[i].task === task).map((r) => r.result);
+
+    expect(byTask(crashes)).toMatchObject([{ status: 'errored', error: { kind: 'crash' } }]);
+    expect(byTask(hangs)).toMatchObject([{ status: 'errored', error: { kind: 'timeout' } }]);
+    expect(byTask(pollutes)[0].status).not.toBe('errored');
+    expect(pool.stats.crashed - before.crashed).toBe(1);
+    expect(pool.stats.timedOut - before.timedOut).toBe(1);
+    expect(pool.stats.retired - before.retired, pool.stats.lastRetireReason ?? '').toBe(1);
+    expect(pool.stats.lastRetireReason).toMatch(/Math/);
+    // Batches happened: fewer messages than jobs.
+    expect(pool.stats.runMessages - before.runMessages).toBeLessThan(pool.stats.jobsSent - before.jobsSent);
+
+    // Every other session: the result it gives alone, in this thread.
+    for (let i = 0; i < specs.length; i++) {
+      if (specs[i].task !== plain) continue;
+      const alone = await runSession(specs[i]);
+      expect(runs[i].result, `session ${i} (seed ${specs[i].seed})`).toEqual(alone);
+    }
+  }, 180_000);
+});
+
+describe('session keys', () => {
+  it('are the first 16 hex digits of the spec\'s content hash, as results.jsonl of earlier sweeps has them', () => {
+    const entries = [...expandMatrix({ tasks: ['xr/poke-button', 'physics/stack-settle'], apps: 'all', seeds: [1, 2, 1_000_000], scenes: 'all' })];
+    expect(entries.length).toBeGreaterThan(50);
+    for (const { key, spec } of entries) expect(key).toBe(contentHash(spec).slice(0, 16));
+    const odd = { task: 'a "quoted"\\ task', app: 'ünïcode', scene: 'office', seed: 7, dominantHand: 'left' as const };
+    expect(sessionKey(odd)).toBe(contentHash(odd).slice(0, 16));
+    // A key results.jsonl files written before this encoder existed hold.
+    expect(sessionKey({ task: 'physics/stack-settle', scene: 'office', seed: 1, dominantHand: 'right' })).toBe('8a154e1aabb0bf30');
+  });
+});
