@@ -45,9 +45,9 @@ describe('a pool sending short sessions in batches', () => {
   });
 
   it('errors only the session that crashes, hangs or pollutes its worker; the rest of each batch gives the results it gives alone', async () => {
-    // Warm: after a few short sessions the pool sends several per message.
-    await Promise.all(Array.from({ length: 24 }, (_, i) => pool.run(tiny(1000 + i))));
-    expect(pool.jobsPerWorker).toBeGreaterThan(1);
+    // Warm: once its mean session time has come down from the cold first sessions, the pool sends several per message.
+    for (let round = 0; round < 20 && pool.jobsPerWorker < 4; round++) await Promise.all(Array.from({ length: 24 }, (_, i) => pool.run(tiny(1000 + 24 * round + i))));
+    expect(pool.jobsPerWorker).toBeGreaterThanOrEqual(4);
     const before = { ...pool.stats };
     // One worker, everything queued at once: each fault lands inside a batch with sessions queued behind it.
     const specs: SessionSpec[] = [];

@@ -23,6 +23,7 @@ if (!process.send) {
 const send = process.send!.bind(process) as (message: WorkerMessage, callback?: (error: Error | null) => void) => boolean;
 const now = performance.now.bind(performance);
 const residentBytes = process.memoryUsage.rss.bind(process.memoryUsage);
+const cpuUsage = process.cpuUsage.bind(process);
 const SafePromise = Promise;
 const stringify = JSON.stringify;
 const { isArray } = Array;
@@ -78,6 +79,7 @@ async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
   hygiene.beginSession();
   const modulesBefore = freshModuleCount();
   const start = now(); // harness time, outside the session
+  const cpuStart = cpuUsage();
   const replacements = sharedChromium().replacements;
   const result = await runJudgedSession(spec);
   // A page that stopped answering took the warm browser down: the worker starts the next one now, so the
@@ -85,6 +87,8 @@ async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
   if (sharedChromium().replacements !== replacements) await sharedChromium().browser().catch(() => undefined);
   const end = now();
   const seconds = (end - start) / 1000;
+  const cpu = cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   let retire: string | null;
   try {
     retire = await hygiene.endSession(freshModuleCount() !== modulesBefore);
@@ -99,7 +103,7 @@ async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
   }
   if (!retire && rssMb > WORKER_RSS_LIMIT_MB) retire = `the worker's resident memory reached ${rssMb.toFixed(0)} MiB`;
   // Plain JSON travels as text (a third of the structured clone's cost); NaN, infinities and undefined need the clone.
-  return isPlainJson(result, 0) ? { type: 'done', id, resultJson: stringify(result), seconds, rssMb, retire } : { type: 'done', id, result, seconds, rssMb, retire };
+  return isPlainJson(result, 0) ? { type: 'done', id, resultJson: stringify(result), seconds, cpuSeconds, rssMb, retire } : { type: 'done', id, result, seconds, cpuSeconds, rssMb, retire };
 }
 
 /**

@@ -12,6 +12,11 @@ import { lockSweepFolder } from './lock.js';
 import { prepareOutDir } from './out-dir.js';
 import { garbled, parseResultLine, scanLines, type SweepResultLine } from './results.js';
 
+/** Appended lines are written once this many bytes wait … */
+const FLUSH_BYTES = 64 * 1024;
+/** … or this long after the first of them. */
+const FLUSH_MS = 1000;
+
 /** What `sweep.json` records. */
 export interface SweepManifest {
   format: 'xrsim-sweep';
@@ -29,6 +34,10 @@ export class SweepFolder {
   readonly done = new KeySet();
   private fd: number | undefined;
   private release: (() => void) | undefined;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private writeError: { error: unknown } | undefined;
 
   private constructor(readonly dir: string) {
     this.resultsPath = join(dir, 'results.jsonl');
@@ -50,21 +59,59 @@ export class SweepFolder {
       if (existsSync(folder.resultsPath)) folder.resume(onExisting);
       return folder;
     } catch (err) {
-      folder.close();
+      folder.closeFile();
       if (err instanceof XrsimInputError) throw err;
       throw new XrsimInputError(`cannot write to --out ${dir}: ${(err as Error).message}`, { expected: 'a writable folder' });
     }
   }
 
-  /** Appends one result as one line. */
+  /**
+   * Appends one result as one line. Lines are written in batches, at most {@link FLUSH_BYTES} or
+   * {@link FLUSH_MS} after the first of them (one write per line cost short sessions more than the line
+   * itself); a sweep killed before a batch is written runs those sessions again when resumed, to the same
+   * results. {@link flush} writes them now.
+   */
   append(line: SweepResultLine): void {
+    if (this.writeError) throw this.writeError.error;
     this.done.add(line.key);
-    this.fd ??= openSync(this.resultsPath, 'a');
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    const text = `${JSON.stringify(line)}\n`;
+    this.pending.push(text);
+    this.pendingBytes += text.length;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flushLater(), FLUSH_MS).unref();
   }
 
-  /** Closes the results file and releases the folder. */
+  /** Writes the lines appended so far to `results.jsonl` (and throws what a timed write could not). */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.writeError) throw this.writeError.error;
+    if (this.pending.length === 0) return;
+    this.fd ??= openSync(this.resultsPath, 'a');
+    writeSync(this.fd, this.pending.join(''));
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  /** Writes what is pending, closes the results file and releases the folder. */
   close(): void {
+    try {
+      this.flush();
+    } finally {
+      this.closeFile();
+    }
+  }
+
+  /** A timed write has no caller to throw to: its error waits for the next append, flush or close. */
+  private flushLater(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      this.writeError = { error };
+    }
+  }
+
+  private closeFile(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     this.release?.();

@@ -129,7 +129,10 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
     for await (const line of runBounded(pendingEntries(plan.entries(), folder), () => runner!.capacity, (entry) => runner!.run(entry))) {
       if (folder.done.has(line.key)) continue; // results are idempotent by key
       folder.append(line);
-      runner.written?.(line);
+      if (runner.written) {
+        folder.flush(); // a queue forgets the job once its line is on disk
+        runner.written(line);
+      }
       tally.add(line);
       options.onProgress?.({ done: folder.done.size, total: plan.size, failed: tally.failed, errored: tally.errored, resumed, last: line });
       yield line;
