@@ -1,8 +1,9 @@
 /**
  * Session worker process: runs one whole session per job, in the order its pool (`src/session/pool.ts`,
  * which forks it with the options in `WORKER_EXEC_ARGV`) sent them. Rapier is initialised once, before the
- * first job, and the process stays warm. Each session gets fresh instances of its app's and actors' modules; after each one the
- * process is checked (`ProcessHygiene`) and, if the session changed it, the worker retires.
+ * first job, and the process stays warm. Each session gets fresh instances of its app's and actors'
+ * modules; after each one the process is checked (`ProcessHygiene`) and, if the session changed it, the
+ * worker retires.
  * The protocol is in `src/session/worker-protocol.ts`.
  */
 import { Worker } from 'node:worker_threads';
@@ -27,7 +28,7 @@ const cpuUsage = process.cpuUsage.bind(process);
 const SafePromise = Promise;
 const stringify = JSON.stringify;
 const { isArray } = Array;
-const { getPrototypeOf, prototype: ObjectPrototype } = Object;
+const { getPrototypeOf, prototype: ObjectPrototype, create: createObject } = Object;
 const isFinite = Number.isFinite;
 
 // A worker lives as long as its pool: when the pool's process goes away, so does the worker.
@@ -40,11 +41,13 @@ let retiring = false;
 const queued: RunJob['jobs'] = [];
 let queuedHead = 0;
 let running = false;
+/** {@link browserApp}'s answers for the jobs of the latest message. */
+let browserTasks: Record<string, boolean> = createObject(null);
 process.on('message', (message: PoolMessage) => {
   if (message?.type !== 'run' || retiring) return;
   // Index writes and a counted loop: this can run while a session that replaced Array methods awaits.
   for (let i = 0; i < message.jobs.length; i++) queued[queued.length] = message.jobs[i];
-  browserTasks.clear();
+  browserTasks = createObject(null); // plain property writes: no Map method a session could have replaced
   if (!running) void runQueued();
 });
 send({ type: 'ready' });
@@ -110,13 +113,10 @@ async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
  * Whether a session runs a browser app, by task and app, for the jobs of the latest message: the task is
  * read once per message rather than before every short session (the session reads it again anyway).
  */
-const browserTasks = new Map<string, boolean>();
 function browserApp(spec: SessionSpec): boolean {
   if (typeof spec.task !== 'string') return usesBrowser(spec);
   const key = `${spec.task}\0${spec.app ?? ''}`;
-  let browser = browserTasks.get(key);
-  if (browser === undefined) browserTasks.set(key, (browser = usesBrowser(spec)));
-  return browser;
+  return (browserTasks[key] ??= usesBrowser(spec));
 }
 
 /** True when JSON text carries `value` exactly: finite numbers, strings, booleans, null, plain objects and arrays, no undefined. */
