@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { WarmChromium } from './chromium.js';
 import { DEFAULT_PACKAGES, PackageResolver } from './packages.js';
-import { PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
+import { DEFAULT_LAYER_SIZE, PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
 import { contentType, startStaticServer, type StaticServer } from './static-server.js';
 import { checkOutputs } from './check-output.js';
 
@@ -109,7 +109,7 @@ export class BrowserApp {
     try {
       const browser = await options.chromium.browser();
       context = await browser.newContext({
-        viewport: { width: options.shim?.layerWidth ?? 256, height: options.shim?.layerHeight ?? 128 },
+        viewport: { width: options.shim?.layerWidth ?? DEFAULT_LAYER_SIZE.width, height: options.shim?.layerHeight ?? DEFAULT_LAYER_SIZE.height },
         deviceScaleFactor: 1,
         timezoneId: 'UTC',
         locale: 'en-US',

@@ -2,7 +2,7 @@
  * Checks what a page returned before the host uses it: the page is untrusted code, so its answer must
  * have the protocol's shape (one output per tick, in order, JSON values of bounded size).
  */
-import type { PageError, TickOutput } from './protocol.js';
+import type { LayerImage, PageError, TickOutput } from './protocol.js';
 
 /** Most tags, events, errors or requests one tick may carry. */
 const MAX_ITEMS = 10_000;
@@ -34,5 +34,19 @@ function checkOutput(value: unknown, tick: number): TickOutput {
   const errors = list('errors', o.errors, (e): e is PageError => !!e && typeof e === 'object' && str((e as PageError).message) && str((e as PageError).stack) && ['exception', 'rejection', 'console', 'network'].includes((e as PageError).kind));
   const requests = list('requests', o.requests, (r): r is TickOutput['requests'][number] => !!r && typeof r === 'object' && typeof (r as { id: unknown }).id === 'number');
   if (!['none', 'requested', 'running', 'ended'].includes(o.session as string)) throw new BadPageOutputError(`tick ${tick}: bad session state`);
-  return { k: tick, tags, events, errors, requests, session: o.session! };
+  const layer = o.layer === undefined ? undefined : checkLayer(o.layer, tick);
+  return { k: tick, tags, events, errors, requests, session: o.session!, ...(layer ? { layer } : {}) };
+}
+
+/** Largest layer side read back, pixels. */
+const MAX_LAYER_SIDE = 4096;
+
+/** A layer image: its size in bounds and its base64 exactly the RGB bytes of that size. */
+function checkLayer(value: unknown, tick: number): LayerImage {
+  const l = value as Partial<LayerImage>;
+  const side = (n: unknown) => Number.isInteger(n) && (n as number) > 0 && (n as number) <= MAX_LAYER_SIDE;
+  if (!l || typeof l !== 'object' || !side(l.width) || !side(l.height) || typeof l.rgb !== 'string' || l.rgb.length !== l.width! * l.height! * 4) {
+    throw new BadPageOutputError(`tick ${tick}: bad layer image`);
+  }
+  return { width: l.width!, height: l.height!, rgb: l.rgb };
 }

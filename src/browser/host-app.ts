@@ -16,7 +16,7 @@ import type { AppContext, AppModule, XrFrameLike } from '../app/types.js';
 import type { BrowserAppRef } from '../task/browser-programs.js';
 import { BrowserApp, PageUnresponsiveError } from './browser-app.js';
 import type { WarmChromium } from './chromium.js';
-import type { PageError, TickOutput } from './protocol.js';
+import type { LayerImage, PageError, TickOutput } from './protocol.js';
 import { BrowserRelay } from './relay.js';
 
 export interface BrowserHostOptions {
@@ -30,6 +30,19 @@ export interface BrowserHostOptions {
   tickTimeoutMs?: number;
   /** How long the page may take to start its XR session (default 20 s). */
   startTimeoutMs?: number;
+  /** Reads the page's XR layer back at the ticks it wants (videos of what the page rendered). */
+  capture?: LayerCapture;
+}
+
+/**
+ * Asks for what the page drew into its XR layer at chosen ticks and takes the images. Reading pixels
+ * changes nothing the session sees: the frames and hash stay those of a run without it.
+ */
+export interface LayerCapture {
+  /** Whether to read the layer back after tick `tick`'s frame. */
+  wants(tick: number): boolean;
+  /** An image read back. The session waits for the promise, so a slow consumer holds it back rather than filling memory. */
+  take(tick: number, image: LayerImage): void | Promise<void>;
 }
 
 /** Thrown when a page never starts an immersive session: nothing could be tested. */
@@ -100,7 +113,10 @@ export class BrowserHostApp {
   /** Sends the ticks encoded since the last exchange, in one round trip; the page's outputs, in tick order. */
   async exchange(): Promise<TickOutput[]> {
     const inputs = this.relay!.take();
+    const capture = this.options.capture;
+    if (capture) for (const input of inputs) if (capture.wants(input.k)) input.c = 1;
     const outputs = await this.guard(this.app!.tick(inputs));
+    if (capture) for (const output of outputs) if (output.layer) await capture.take(output.k, output.layer);
     for (let i = 0; i < outputs.length; i++) {
       const output = outputs[i];
       if (output.session !== 'running' || output.requests.length > 0) {

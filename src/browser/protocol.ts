@@ -94,6 +94,8 @@ export interface TickInput {
   r?: Replies;
   /** The host ends the session. */
   end?: true;
+  /** Read the XR layer back after this tick's frame (videos of what the page rendered); see `TickOutput.layer`. */
+  c?: 1;
 }
 
 /** Answers to page requests. */
@@ -143,7 +145,20 @@ export interface TickOutput {
   errors: PageError[];
   requests: PageRequest[];
   session: SessionState;
+  /** What the page drew into its XR layer this tick, when the input asked (`c`) and the session has a layer. */
+  layer?: LayerImage;
 }
+
+/** An XR layer's pixels: both eyes side by side, as the page drew them. */
+export interface LayerImage {
+  width: number;
+  height: number;
+  /** RGB, 3 bytes a pixel, rows from the top, base64. */
+  rgb: string;
+}
+
+/** The XR layer's size when the host does not set one: both eyes side by side. */
+export const DEFAULT_LAYER_SIZE = { width: 256, height: 128 } as const;
 
 /** What the host gives the shim when it installs it (before any page script runs). */
 export interface ShimConfig {

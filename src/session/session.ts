@@ -37,7 +37,7 @@ import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
-import { BrowserHostApp } from '../browser/host-app.js';
+import { BrowserHostApp, type LayerCapture } from '../browser/host-app.js';
 import { FrameStash } from './frame-stash.js';
 import type { BridgeStats } from '../browser/browser-app.js';
 import { sharedChromium } from '../browser/chromium.js';
@@ -56,6 +56,8 @@ export interface SessionOptions {
    * bit-identical whatever the value (docs/BROWSER.md, "Batched sessions").
    */
   browserBatch?: number;
+  /** For a browser app: read its XR layer back at the ticks this wants (videos of what the page rendered). */
+  layerCapture?: LayerCapture;
 }
 
 /** A browser app's ticks per round trip at most, by default. */
@@ -167,7 +169,7 @@ export class Session {
     const importModule = sessionModuleImporter();
     const browserRef = programs?.app && 'host' in programs.app ? programs.app : null;
     let session: Session | undefined;
-    const browser = browserRef ? browserHost(browserRef, () => session?.app) : null;
+    const browser = browserRef ? browserHost(browserRef, () => session?.app, options.layerCapture) : null;
     const app = browser ? browser.module() : programs?.app ? await importApp(programs.app as ModuleRef, importModule) : null;
     const actors = programs?.actors ? await importActors(programs.actors, importModule) : null;
     session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed, options.browserBatch);
@@ -390,9 +392,10 @@ export async function createSession(input: SessionSpec): Promise<Session> {
 }
 
 /** The host of a browser app: its page errors become AppError events of the session's app host. */
-function browserHost(ref: BrowserAppRef, appHost: () => AppHost | null | undefined): BrowserHostApp {
+function browserHost(ref: BrowserAppRef, appHost: () => AppHost | null | undefined, capture: LayerCapture | undefined): BrowserHostApp {
   return new BrowserHostApp({
     ref,
+    capture,
     chromium: sharedChromium(),
     reportError: (error) => appHost()?.recordPageError(error.kind, error.message, error.stack),
   });

@@ -1,12 +1,15 @@
 /**
  * Videos of a sweep's kept streams (`xrsim sweep --videos failed|all`): each wanted session's stream is
- * rendered from the user's head with the CPU renderer and encoded by ffmpeg next to it
- * (`streams/<key>.webm`), and the result line names it; the HTML report embeds it. A video that cannot be
+ * rendered from the user's head with the CPU renderer, or, for a browser app, what its page rendered into
+ * its XR layer (the session run again in Chromium: `export/app-layer-video.ts`), and encoded by ffmpeg
+ * next to it (`streams/<key>.webm`); the result line names it and the HTML report embeds it. A video that cannot be
  * made is noted on its line (`videoError`) and the sweep goes on: the result itself stands.
  */
 import { XrsimInputError } from '../errors.js';
 import { checkVideoOutput, encodeVideo } from '../export/video.js';
 import { SimulationViewSource } from '../export/video-source.js';
+import { isBrowserAppStream } from '../export/app-layer-source.js';
+import { encodeAppLayerVideo } from '../export/app-layer-video.js';
 import { StreamReader } from '../stream/reader.js';
 import type { SweepResultLine } from './results.js';
 
@@ -36,7 +39,8 @@ export async function withVideo(line: SweepResultLine, videos: KeepVideos): Prom
   let reader: StreamReader | null = null;
   try {
     reader = StreamReader.open(line.stream);
-    await encodeVideo(new SimulationViewSource(reader, { camera: 'head', width: SWEEP_VIDEO.width, height: SWEEP_VIDEO.height, fovDeg: 90 }), { out, fps: SWEEP_VIDEO.fps });
+    if (isBrowserAppStream(reader)) await encodeAppLayerVideo(reader, { out, fps: SWEEP_VIDEO.fps });
+    else await encodeVideo(new SimulationViewSource(reader, { camera: 'head', width: SWEEP_VIDEO.width, height: SWEEP_VIDEO.height, fovDeg: 90 }), { out, fps: SWEEP_VIDEO.fps });
     return { ...line, video: out };
   } catch (err) {
     return { ...line, videoError: `no video: ${err instanceof Error ? err.message : String(err)}` };

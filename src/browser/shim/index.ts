@@ -6,13 +6,14 @@
  * The handle holds data only: it takes tick inputs and returns what the page published. Nothing of the
  * host (files, processes, the network) is reachable through it.
  */
-import { PAGE_HANDLE, PROTOCOL_VERSION, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from '../protocol.js';
+import { DEFAULT_LAYER_SIZE, PAGE_HANDLE, PROTOCOL_VERSION, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from '../protocol.js';
 import { AppState } from './app-state.js';
 import { DeviceState } from './device.js';
 import * as events from './events.js';
 import { XRFrame } from './frame.js';
 import * as input from './input.js';
 import * as layer from './layer.js';
+import { captureLayer } from './layer-capture.js';
 import * as primitives from './primitives.js';
 import { S, internal } from './primitives.js';
 import { IDENTITY_POSE } from './math.js';
@@ -22,7 +23,7 @@ import { VirtualClock } from './virtual-time.js';
 
 export type { ShimConfig, TickInput, TickOutput };
 
-const DEFAULTS = { layerWidth: 256, layerHeight: 128, fov: Math.PI / 2, modes: ['immersive-vr', 'immersive-ar'] } as const;
+const DEFAULTS = { layerWidth: DEFAULT_LAYER_SIZE.width, layerHeight: DEFAULT_LAYER_SIZE.height, fov: Math.PI / 2, modes: ['immersive-vr', 'immersive-ar'] } as const;
 
 /** What the host sees of the page between ticks. */
 
@@ -82,6 +83,8 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
         // The window's animation frames pause while an immersive session runs, as on standalone headsets.
         if (!runtime.session) clock.runAnimationFrames();
         runtime.session?.[S].runTick();
+        // Read back before yielding: what the frame callback drew, before anything else can draw.
+        const image = tickInput.c ? captureLayer(runtime.session?.[S].renderState.baseLayer) : null;
         if (runtime.device.endRequested && runtime.state !== 'ended' && !runtime.session) runtime.state = 'ended';
         // Promise continuations and rejection reports of this tick settle before it is read.
         await yieldTask();
@@ -92,6 +95,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
           errors: app.errors,
           requests: runtime.requests.splice(0),
           session: runtime.state,
+          ...(image ? { layer: image } : {}),
         });
         app.events = [];
         app.errors = [];

@@ -20,6 +20,9 @@ import { requireOnePath } from './paths.js';
 import { checkVideoOutput, encodeVideo, type VideoReport } from '../../export/video.js';
 import { SimulationViewSource } from '../../export/video-source.js';
 import { defaultRenderThreads, ParallelViewSource } from '../../export/parallel-view-source.js';
+import { isBrowserAppStream } from '../../export/app-layer-source.js';
+import { encodeAppLayerVideo } from '../../export/app-layer-video.js';
+import { DEFAULT_LAYER_SIZE } from '../../browser/protocol.js';
 
 /** Set in the child process the command re-runs itself as under `xvfb-run`. */
 const UNDER_XVFB = 'XRSIM_RENDER_UNDER_XVFB';
@@ -42,6 +45,11 @@ export const renderCommand: Command = {
   --fov DEGREES         horizontal field of view (default 90)
   --video OUT.webm|.mp4 encode the whole session as a video with ffmpeg (WebM: VP9, MP4: H.264); frame k
                         shows simulated time k / fps
+  --view layer|simulation  what a video shows. layer (the default for a stream of a browser app): what
+                        the page rendered into its XR layer, both eyes side by side at the layer's size
+                        (256 x 128), from the session run again in Chromium (its hash must match the
+                        stream's); simulation (the default otherwise): the simulation's own view, with
+                        --camera, --width, --height, --fov and --renderer
   --fps N               video frames per second (default 30)
   --threads N           render threads for a video with the CPU renderer (default: one per core,
                         at most 4)
@@ -49,7 +57,8 @@ export const renderCommand: Command = {
                         frame-NNNNNN.depth.png), 0 where nothing is in view
   --renderer gl|cpu     headless-gl (default) or the CPU depth kernel (no install needed)
   --json                print { file, renderer, camera, images: [{ tick, rgb, depth }] } (for --video:
-                        { file, renderer, camera, video, frames, fps, duration, width, height }) as the last line
+                        { file, renderer, camera, video, frames, fps, duration, width, height }; for a
+                        layer video { file, view: "layer", video, frames, ... }) as the last line
 
 The gl renderer needs the optional "gl" package and an X display; without DISPLAY the command re-runs
 itself under xvfb-run -a. Without gl it explains how to install it and exits 2.
@@ -71,6 +80,7 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     renderer: { type: 'string' },
     video: { type: 'string' },
     fps: { type: 'string' },
+    view: { type: 'string' },
   },
   positionals: true,
   async run({ values, positionals, json }) {
@@ -85,6 +95,11 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     if (single && !v.out) throw new XrsimInputError('missing --out', { expected: '--out VIEW.png' });
     if (v.every !== undefined && !v['out-dir']) throw new XrsimInputError('missing --out-dir', { expected: '--out-dir DIR' });
     const fps = video ? (parseNumberArg('fps', v.fps, false) ?? 30) : 0;
+    if (video && layerView(file, v)) {
+      checkVideoOutput(v.video!, DEFAULT_LAYER_SIZE);
+      return renderLayerVideo(file, v.video!, fps, json);
+    }
+    if (v.view !== undefined && !video) throw new XrsimInputError('--view is for --video', { expected: '--video OUT.webm|OUT.mp4 with --view' });
     if (video) checkVideoOutput(v.video!, { width: Number(v.width ?? 640), height: Number(v.height ?? 480) });
     if (renderer === 'gl') {
       const relaunched = relaunchUnderXvfb();
@@ -158,6 +173,32 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     }
   },
 };
+
+/** Whether a video shows the app's XR layer: `--view`, by default for streams of browser apps. */
+function layerView(file: string, v: Record<string, string | undefined>): boolean {
+  const reader = StreamReader.open(file);
+  const browser = isBrowserAppStream(reader);
+  reader.close();
+  const view = parseChoiceArg('view', v.view, ['layer', 'simulation'] as const, browser ? 'layer' : 'simulation');
+  if (view === 'simulation') return false;
+  if (!browser) throw new XrsimInputError(`${file} was not recorded from a browser app: it has no XR layer to show`, { expected: '--view simulation (the default for this stream)' });
+  const simulationOnly = ['camera', 'from', 'look-at', 'width', 'height', 'fov', 'renderer', 'threads'].filter((name) => v[name] !== undefined);
+  if (simulationOnly.length) throw new XrsimInputError(`--${simulationOnly[0]} is for the simulation view; a layer video shows the page's own rendering at its layer's size`, { expected: '--view simulation, or no --' + simulationOnly[0] });
+  return true;
+}
+
+/** `render --video` of a browser app's XR layer. */
+async function renderLayerVideo(file: string, out: string, fps: number, json: boolean): Promise<number> {
+  const reader = StreamReader.open(file);
+  try {
+    const report = await encodeAppLayerVideo(reader, { out, fps, progress: videoProgress(out) });
+    if (json) printJson({ file, view: 'layer', video: report.out, frames: report.frames, fps: report.fps, duration: report.duration, width: report.width, height: report.height });
+    else process.stdout.write(`wrote ${report.out}: ${report.frames} frames at ${report.fps} fps (${report.duration.toFixed(2)} s) of the browser app's XR layer\n`);
+    return ExitCode.ok;
+  } finally {
+    reader.close();
+  }
+}
 
 /** Progress on stderr for long videos: every 10 %. */
 function videoProgress(out: string): (frame: number, frames: number) => void {
