@@ -46,20 +46,24 @@ export class VisualCapture {
   /**
    * @param validators indices of the model's `visual` validators to render for
    * @param imagesDir where the PNGs go (created when the first is written)
+   * @param ticks instead of watching the moments: the tick to render each `[validator, moment]` at (moments
+   *   known only after a first run, `milestone:<id>`); the others are not rendered
    */
   constructor(
     readonly model: SimModel,
     dominantHand: Handedness,
     validators: readonly number[],
     private readonly imagesDir: string,
+    ticks?: readonly { index: number; moment: number; tick: number }[],
   ) {
     this.ctx = { model, dominantHand, state: new FrameState() };
     this.scene = new RecordedScene(model);
     for (const index of validators) {
       const spec = model.validators[index] as unknown as VisualValidatorSpec;
       this.captures.set(index, { spec, images: spec.moments.map(() => null), error: null });
-      spec.moments.forEach((at, moment) => this.watchers.push({ index, moment, fired: momentWatcher(this.ctx, at) }));
+      if (!ticks) spec.moments.forEach((at, moment) => this.watchers.push({ index, moment, fired: momentWatcher(this.ctx, at) }));
     }
+    for (const { index, moment, tick } of ticks ?? []) this.watchers.push({ index, moment, fired: (frame) => frame.tick === tick });
   }
 
   /** Observes a committed frame (every frame, in order, frame 0 included). */

@@ -13,6 +13,7 @@ import type { RunHooks } from '../session/session.js';
 import type { SessionSpec } from '../session/spec.js';
 import type { Milestone } from '../validate/types.js';
 import { erroredMilestone, judgedMilestone } from '../validate/visual.js';
+import { milestoneMoment } from '../task/requirements.js';
 import { VisualCapture, type ValidatorCapture } from './capture.js';
 import { runJudge, type JudgeRequest } from './command.js';
 
@@ -40,7 +41,44 @@ export async function runJudgedSession(spec: SessionSpec, hooks: RunHooks = {}):
     },
   });
   if (!capture || result.milestones.length === 0) return result;
+  await renderMilestoneMoments(result, capture, spec, hooks);
   return judgeResult(result, capture, spec);
+}
+
+/**
+ * Renders the moments that name a milestone (`milestone:<id>`): their ticks are known only once the
+ * session has ended, so it runs again (sessions are deterministic) and the views are rendered at those
+ * ticks. A re-run whose hash differs from the first run's renders nothing, and the milestones are errored.
+ */
+async function renderMilestoneMoments(result: SessionResult, capture: VisualCapture, spec: SessionSpec, hooks: RunHooks): Promise<void> {
+  const wanted: { index: number; moment: number; tick: number }[] = [];
+  for (const [index, captured] of capture.captures) {
+    const ids = new Set(captured.spec.milestones.map((m) => m.id));
+    const waiting = result.milestones.find((m) => m.validator === 'visual' && ids.has(m.id) && m.errored);
+    waiting?.visual?.moments.forEach(({ at, tick }, moment) => {
+      if (milestoneMoment(at) && tick !== null && !captured.images[moment]) wanted.push({ index, moment, tick });
+    });
+  }
+  if (wanted.length === 0) return;
+  let again: VisualCapture | undefined;
+  const indices = [...new Set(wanted.map((w) => w.index))];
+  const rerun = await runSession(
+    { ...spec, record: undefined },
+    {
+      beforeStep: hooks.beforeStep,
+      onFrame(frame, session) {
+        again ??= new VisualCapture(session.model, session.dominantHand, indices, spec.judge?.imagesDir ?? defaultImagesDir(spec), wanted);
+        again.observe(frame);
+      },
+    },
+  );
+  for (const { index, moment } of wanted) {
+    const target = capture.captures.get(index)!;
+    const source = again?.captures.get(index);
+    if (rerun.hash !== result.hash) target.error ??= `the session run again to render its milestone moments was not the same session (hash ${rerun.hash || 'none'}, first run ${result.hash})${rerun.error ? `: ${rerun.error.message}` : ''}`;
+    else if (source?.error) target.error ??= source.error;
+    else target.images[moment] = source?.images[moment] ?? null;
+  }
 }
 
 /** Indices of the model's `visual` validators that have a judge command (from the spec or their own). */
@@ -65,7 +103,7 @@ async function judgeResult(result: SessionResult, capture: VisualCapture, spec: 
 }
 
 async function judgeValidator(index: number, captured: ValidatorCapture, waiting: Milestone[], capture: VisualCapture, spec: SessionSpec, task: string): Promise<Milestone[]> {
-  const images = captured.images.filter((i) => i !== null);
+  const images = captured.images.flatMap((image, k) => (image ? [{ ...image, at: captured.spec.moments[k] }] : []));
   const paths = images.map((i) => i.path);
   if (captured.error) return waiting.map((m) => erroredMilestone(m, captured.error!, paths));
   const command = spec.judge?.command ?? captured.spec.judge!;
@@ -73,7 +111,7 @@ async function judgeValidator(index: number, captured: ValidatorCapture, waiting
     criterion: captured.spec.criterion,
     task,
     milestones: waiting.map((m) => m.id),
-    images: images.map((image, k) => ({ ...image, at: captured.spec.moments[k] })),
+    images,
     colours: colourTable(capture),
     background: [0, 0, 0],
   };

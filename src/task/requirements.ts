@@ -1,10 +1,38 @@
 /**
  * The loader's checks of milestone requirements (`requires`, scored by `validate/requirements.ts`): each
  * names a milestone of the same task, not itself, and no chain of requirements comes back to where it
- * started. Errors name the file and the JSON path of the offending entry.
+ * started. Also of moments that name a milestone (`milestone:<id>`, used by `visual` validators): the
+ * milestone exists and is not itself judged on images. Errors name the file and the JSON path of the
+ * offending entry.
  */
 import { XrsimInputError } from '../errors.js';
-import type { TaskSpec } from './types.js';
+import type { Moment, TaskSpec } from './types.js';
+
+/**
+ * A moment that names a milestone: `milestone:<id>` is the earliest of its evidence ticks once it passed,
+ * `milestone:<id>:last` the latest. Null for other moments (seconds, event names).
+ */
+export function milestoneMoment(at: Moment): { id: string; last: boolean } | null {
+  if (typeof at !== 'string' || !at.startsWith('milestone:')) return null;
+  const rest = at.slice('milestone:'.length);
+  return rest.endsWith(':last') ? { id: rest.slice(0, -':last'.length), last: true } : { id: rest, last: false };
+}
+
+/** Throws {@link XrsimInputError} for a `visual` moment naming no milestone of the task, or a `visual` one. */
+export function checkMilestoneMoments(task: TaskSpec, file: string): void {
+  const visualIds = new Set(task.validators.flatMap((v) => (v.type === 'visual' ? v.milestones.map((m) => m.id) : [])));
+  const known = task.validators.flatMap((v) => (v.type === 'visual' ? [] : v.milestones.map((m) => m.id)));
+  task.validators.forEach((v, i) => {
+    if (v.type !== 'visual' || !Array.isArray(v.moments)) return;
+    (v.moments as Moment[]).forEach((at, k) => {
+      const named = milestoneMoment(at);
+      if (!named || known.includes(named.id)) return;
+      const jsonPath = `$.validators[${i}].moments[${k}]`;
+      if (visualIds.has(named.id)) throw new XrsimInputError(`moment "${at}" names a visual milestone, which is judged only after the session`, { file, jsonPath, expected: 'a milestone of a non-visual validator' });
+      throw new XrsimInputError(`moment "${at}" names no milestone of the task`, { file, jsonPath, expected: `milestone:<id>[:last] with one of: ${known.join(', ')}` });
+    });
+  });
+}
 
 /** Throws {@link XrsimInputError} for a requirement that names no milestone of the task, or for a cycle. */
 export function checkMilestoneRequirements(task: TaskSpec, file: string): void {

@@ -73,7 +73,9 @@ export interface ValidatorSpecBase {
 /**
  * A moment (`at`) is a time in seconds or an event name: `app:<name>` (the app's `ctx.emit`),
  * `input:<selectstart|selectend|squeezestart|squeezeend>:<dominant|other|left|right>`, `app-error` or
- * `actor-failure`; it is that event's first occurrence. Windows are `[from, to]` seconds.
+ * `actor-failure`; it is that event's first occurrence. `visual` validators also take
+ * `milestone:<id>[:last]`: the earliest (latest) evidence tick of that milestone, once it passed.
+ * Windows are `[from, to]` seconds.
  */
 export type Moment = number | string;
 /** Seconds [from, to]. */

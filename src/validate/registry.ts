@@ -25,7 +25,7 @@ import { displacement, distanceAt, follow, presence, rms, speed } from './xr-mot
 import { penetration } from './xr-penetration.js';
 import { comfort, overlap, visible } from './xr-perception.js';
 import { coverage, reachability } from './xr-space.js';
-import { visual } from './visual.js';
+import { resolveMilestoneMoments, visual } from './visual.js';
 
 /** Every formula, in the order the task schema lists them. */
 export const FORMULAS = [
@@ -90,9 +90,13 @@ export function createTaskValidators(model: SimModel, dominantHand: Handedness =
         for (const v of validators) v.observe(frame);
       },
       finish(): Milestone[] {
+        const specs = model.validators.flatMap((spec) => spec.milestones);
+        const own = validators.map((v) => v.finish());
+        // `visual` moments that name a milestone resolve against the others, scored and settled.
+        const settled = new Map(applyRequirements(own.flat(), specs).map((m) => [m.id, m]));
         return applyRequirements(
-          validators.flatMap((v) => v.finish()),
-          model.validators.flatMap((spec) => spec.milestones),
+          own.flatMap((milestones, i) => resolveMilestoneMoments(model.validators[i], milestones, settled)),
+          specs,
         );
       },
     },

@@ -5,10 +5,14 @@
  * simulation: they happen outside the kernel, in the tools layer (`src/judge/`), and never touch a frame or
  * a hash. This validator only notes the tick of each moment; on its own (no judge ran) its milestones come
  * out `errored`, never passed. A moment that never happened fails the milestone without asking the judge.
+ * A moment may name a milestone (`milestone:<id>`): its tick is known only when every validator has
+ * finished, so the registry resolves it then ({@link resolveMilestoneMoments}) and the judge's capture
+ * renders it by running the session again (`judge/session.ts`).
  */
 import { defineFormula, schema, type SpecOf } from './formula.js';
 import type { JudgeVerdict, Milestone, Validator } from './types.js';
 import { momentWatcher } from './xr-context.js';
+import { milestoneMoment } from '../task/requirements.js';
 
 /** The default size of a judged image, pixels. */
 export const VISUAL_DEFAULT_SIZE = { width: 320, height: 240 } as const;
@@ -20,7 +24,7 @@ export const visual = defineFormula({
     'A criterion about the user\'s view, judged on images rendered at named moments by a judge command (`--judge CMD` or `judge`) that prints { passed, confidence, reason }. Metric: the judge\'s confidence; passes when the judge passes it with confidence at least the threshold. Errored when no judge is configured or the judge fails.',
   options: {
     criterion: { type: 'string', minLength: 1, maxLength: 2000, description: 'What must be true of the images, for the judge: short and human-written.' },
-    moments: { type: 'array', minItems: 1, maxItems: 16, items: schema.moment, description: 'When to render: seconds, or an event name (its first occurrence).' },
+    moments: { type: 'array', minItems: 1, maxItems: 16, items: schema.moment, description: 'When to render: seconds, an event name (its first occurrence), or milestone:<id> (the earliest evidence tick of that milestone once it passed; milestone:<id>:last the latest).' },
     camera: { enum: ['head', 'overview'], description: 'The point of view: the user\'s eyes (default) or a corner of the room.' },
     width: { type: 'integer', minimum: 16, maximum: 1920, description: 'Image width in pixels (default 320).' },
     height: { type: 'integer', minimum: 16, maximum: 1080, description: 'Image height in pixels (default 240).' },
@@ -52,7 +56,10 @@ export type VisualValidatorSpec = SpecOf<typeof visual>;
  */
 export function visualMilestones(spec: VisualValidatorSpec, ticks: readonly (number | null)[]): Milestone[] {
   const moments = spec.moments.map((at, i) => ({ at, tick: ticks[i] }));
-  const missing = moments.filter((m) => m.tick === null).map((m) => JSON.stringify(m.at));
+  const missing = moments.filter((m) => m.tick === null).map((m) => {
+    const named = milestoneMoment(m.at);
+    return named ? `${JSON.stringify(m.at)} (milestone "${named.id}" did not pass)` : JSON.stringify(m.at);
+  });
   return spec.milestones.map((m) => ({
     id: m.id,
     passed: false,
@@ -68,6 +75,26 @@ export function visualMilestones(spec: VisualValidatorSpec, ticks: readonly (num
       : { errored: true, note: 'not judged: no judge configured (give --judge CMD to xrsim run or sweep, or "judge" in the task\'s visual validator)' }),
     visual: { criterion: spec.criterion, moments },
   }));
+}
+
+/**
+ * Resolves a `visual` validator's `milestone:<id>` moments once every milestone is scored: `own` are the
+ * validator's milestones as it finished them (such moments unresolved), `settled` every milestone of the
+ * session by id, requirements applied. A moment whose milestone did not pass, or has no evidence tick,
+ * never happened. Other validators' milestones are returned as they are.
+ */
+export function resolveMilestoneMoments(spec: { type: string }, own: Milestone[], settled: ReadonlyMap<string, Milestone>): Milestone[] {
+  if (spec.type !== 'visual') return own;
+  const visualSpec = spec as VisualValidatorSpec;
+  if (!visualSpec.moments.some((at) => milestoneMoment(at))) return own;
+  const ticks = visualSpec.moments.map((at, k) => {
+    const named = milestoneMoment(at);
+    if (!named) return own[0]?.visual?.moments[k]?.tick ?? null;
+    const milestone = settled.get(named.id);
+    if (!milestone?.passed || milestone.ticks.length === 0) return null;
+    return named.last ? Math.max(...milestone.ticks) : Math.min(...milestone.ticks);
+  });
+  return visualMilestones(visualSpec, ticks);
 }
 
 /** A `visual` milestone once its judge has answered: passed when the verdict passes with confidence ≥ threshold. */

@@ -8,6 +8,7 @@ import type { Vec3 } from '../geometry/types.js';
 import type { SimModel } from '../model/types.js';
 import type { Handedness } from '../hand/side.js';
 import type { AxesSpec, MilestoneSpec, Moment, Window } from '../task/types.js';
+import { milestoneMoment } from '../task/requirements.js';
 import { scoreMilestones, type Comparison } from './score.js';
 import type { Validator } from './types.js';
 import { axisMask } from './context.js';
@@ -47,8 +48,12 @@ export function inWindow(time: number, window: Window | undefined): boolean {
   return !window || (time >= window[0] - 1e-9 && time <= window[1] + 1e-9);
 }
 
-/** Signals the frame where a moment happens: the first frame at or after a time, or with an event. */
+/**
+ * Signals the frame where a moment happens: the first frame at or after a time, or with an event. A moment
+ * that names a milestone (`milestone:<id>`, for `visual`) is known only after the session and never fires here.
+ */
 export function momentWatcher(ctx: ValidatorContext, at: Moment): (frame: FrameView) => boolean {
+  if (milestoneMoment(at)) return () => false;
   let fired = false;
   const resolved = typeof at === 'string' ? eventName(ctx, at) : '';
   return (frame) => {
