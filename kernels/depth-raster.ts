@@ -33,8 +33,13 @@ export class DepthRaster {
   readonly depth: Float32Array;
   /** Per pixel: the face id it shows ({@link faceId}), or −1. */
   readonly id: Int32Array;
-  /** Per pixel: |cos| of the angle between the pixel's ray and the surface normal. */
+  /** Per pixel: |cos| of the angle between the pixel's ray and the surface normal (when {@link withIncidence}). */
   readonly incidence: Float32Array;
+  /**
+   * Whether renders fill `incidence` (depth noise needs it; a picture does not: images for videos and
+   * judges skip it, a division and two memory accesses per pixel drawn).
+   */
+  withIncidence = true;
   // Scratch for polygon clipping and projection (a polygon of up to 64 points gains at most one vertex from the near-plane clip).
   private readonly px = new Float64Array(80);
   private readonly py = new Float64Array(80);
@@ -292,6 +297,7 @@ export class DepthRaster {
     const rayX = this.rayX;
     const rayY = this.rayY;
     const rayLength = this.rayLength;
+    const withIncidence = this.withIncidence;
     for (let row = rowStart; row <= rowEnd; row += step) {
       const yc = row + 0.5;
       let xmin = Infinity;
@@ -317,7 +323,7 @@ export class DepthRaster {
         if (z < depth[i] && z <= far) {
           depth[i] = z;
           ids[i] = id;
-          incidence[i] = -denominator / rayLength[i];
+          if (withIncidence) incidence[i] = -denominator / rayLength[i];
         }
       }
     }

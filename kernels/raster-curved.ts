@@ -20,6 +20,8 @@ export interface CurvedTarget {
   readonly depth: Float32Array;
   readonly id: Int32Array;
   readonly incidence: Float32Array;
+  /** Whether to fill `incidence`. */
+  readonly withIncidence: boolean;
 }
 
 /** Scratch space for drawing curved primitives into a raster. */
@@ -46,7 +48,7 @@ export class CurvedRasterizer {
     const ox = -(m[0] * t[0] + m[3] * t[1] + m[6] * t[2]);
     const oy = -(m[1] * t[0] + m[4] * t[1] + m[7] * t[2]);
     const oz = -(m[2] * t[0] + m[5] * t[1] + m[8] * t[2]);
-    const { rayX, rayY, depth, id, incidence } = raster;
+    const { rayX, rayY, depth, id, incidence, withIncidence } = raster;
     const face = faceId(i, CURVED_FACE);
     const type = g.type(i);
     const r = g.params[i * 3];
@@ -137,7 +139,7 @@ export class CurvedRasterizer {
           depth[o + col] = best;
           id[o + col] = face;
           // The normal is local; the ray is local too, so their angle needs no transform.
-          incidence[o + col] = Math.abs(nx * dx + ny * dy + nz * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);
+          if (withIncidence) incidence[o + col] = Math.abs(nx * dx + ny * dy + nz * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);
         }
       }
     }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PACKAGE_ROOT } from '../paths.js';
 import { StreamReader } from '../stream/reader.js';
-import { SimulationViewSource, type SimulationViewOptions, type VideoFrameSource } from './video-source.js';
+import { SimulationViewSource, type SimulationViewOptions, type VideoFrameSource, type VideoPixelFormat } from './video-source.js';
 import type { VideoWorkerMessage } from './video-worker.js';
 
 /** The compiled thread entry (also when this module runs from `src/` in tests). */
@@ -25,7 +25,7 @@ export class ParallelViewSource implements VideoFrameSource {
   readonly width: number;
   readonly height: number;
   readonly duration: number;
-  readonly pixelFormat: 'rgb24' | 'rgb0';
+  readonly pixelFormat: VideoPixelFormat;
   private readonly workers: Worker[] = [];
   private readonly waiting = new Map<number, { resolve: (pixels: Uint8Array) => void; reject: (err: Error) => void }>();
   private readonly frames = new Map<number, Promise<Uint8Array>>();

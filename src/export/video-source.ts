@@ -11,9 +11,12 @@ import type { SimModel } from '../model/types.js';
 import type { GlRenderer, RenderedView } from '../render/gl-renderer.js';
 import { primitiveColours } from '../render/colours.js';
 import { sceneMesh } from '../render/mesh.js';
-import { CpuViewRenderer, LITTLE_ENDIAN, RecordedScene, viewCamera, VIEW_KINDS, type ViewCamera } from '../render/view.js';
+import { CpuViewRenderer, RecordedScene, viewCamera, VIEW_KINDS, type ViewCamera } from '../render/view.js';
 import { replayModelFromHeader } from '../stream/header.js';
 import type { StreamReader } from '../stream/reader.js';
+
+/** The raw frame layouts a source can give (ffmpeg's names). */
+export type VideoPixelFormat = 'rgb24' | 'yuv420p';
 
 /** Frames for a video, asked for in increasing time order. */
 export interface VideoFrameSource {
@@ -22,10 +25,11 @@ export interface VideoFrameSource {
   /** Simulated seconds the source covers (from 0). */
   readonly duration: number;
   /**
-   * How `frameAt`'s bytes are laid out: `rgb24` (default: 3 bytes a pixel) or `rgb0` (r, g, b and an unused
-   * byte: cheaper to fill from 32-bit colours). Rows from the top either way.
+   * How `frameAt`'s bytes are laid out: `rgb24` (default: 3 bytes a pixel, rows from the top) or `yuv420p`
+   * (planar Y, then U and V at half resolution, BT.601 limited range: what the encoders take, so ffmpeg
+   * converts nothing and half as many bytes cross the pipe).
    */
-  readonly pixelFormat?: 'rgb24' | 'rgb0';
+  readonly pixelFormat?: VideoPixelFormat;
   /** The picture at `seconds`, in `pixelFormat`; the buffer may be reused by the next call. */
   frameAt(seconds: number): Uint8Array | Promise<Uint8Array>;
 }
@@ -46,7 +50,7 @@ export class SimulationViewSource implements VideoFrameSource {
   readonly width: number;
   readonly height: number;
   readonly duration: number;
-  readonly pixelFormat: 'rgb24' | 'rgb0';
+  readonly pixelFormat: VideoPixelFormat;
   private readonly model: SimModel;
   private readonly scene: RecordedScene;
   private readonly frames: Generator<Frame>;
@@ -73,7 +77,7 @@ export class SimulationViewSource implements VideoFrameSource {
     this.duration = this.lastTick * this.dt;
     this.depthMount = reader.header.channels.find((c) => c.kind === 'depth')?.camera?.mount;
     this.cpu = options.gl ? null : new CpuViewRenderer(options.width, options.height);
-    this.pixelFormat = this.cpu && LITTLE_ENDIAN ? 'rgb0' : 'rgb24';
+    this.pixelFormat = this.cpu && options.width % 2 === 0 && options.height % 2 === 0 ? 'yuv420p' : 'rgb24';
   }
 
   /** The tick shown at `seconds`: the nearest one, never past the last. */
@@ -91,7 +95,7 @@ export class SimulationViewSource implements VideoFrameSource {
       this.scene.advance(this.current);
     }
     const camera: RasterCamera = viewCamera(this.options.camera, this.current!, this.model, this.options, this.depthMount);
-    if (this.cpu) return this.pixelFormat === 'rgb0' ? this.cpu.renderRgb0(this.scene, camera) : this.cpu.render(this.scene, camera).rgb;
+    if (this.cpu) return this.pixelFormat === 'yuv420p' ? this.cpu.renderYuv420(this.scene, camera) : this.cpu.render(this.scene, camera).rgb;
     const view: RenderedView = this.options.gl!.render(sceneMesh(this.scene.geometry, VIEW_KINDS, this.colourOf), camera);
     return view.rgb;
   }

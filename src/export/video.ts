@@ -1,5 +1,5 @@
 /**
- * Encoding a video with Debian's `ffmpeg`: raw RGB frames from a {@link VideoFrameSource} are piped to it
+ * Encoding a video with Debian's `ffmpeg`: raw frames (RGB, or YUV 4:2:0 from the CPU renderer) from a {@link VideoFrameSource} are piped to it
  * at a fixed rate, as WebM (VP9 with real-time settings: libvpx's VP8 measured several times slower) or
  * MP4 (H.264, ultrafast). ffmpeg encodes in its own process while the next frames render here.
  * Frame k shows simulated time k / fps, so a session of D seconds gives floor(D · fps) + 1 frames and a
