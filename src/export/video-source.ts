@@ -87,13 +87,15 @@ export class SimulationViewSource implements VideoFrameSource {
 
   frameAt(seconds: number): Uint8Array {
     const tick = this.tickAt(seconds);
-    // Every frame is applied in order: the scene follows surfaces added, moved or removed on the way.
+    // Every frame's surface changes apply in order (surfaces added, moved or removed on the way); poses
+    // are whole in each frame, so only the one drawn is posed.
     while (this.current === null || this.current.tick < tick) {
       const next = this.frames.next();
       if (next.done) break;
       this.current = next.value;
-      this.scene.advance(this.current);
+      this.scene.advance(this.current, false);
     }
+    this.scene.pose(this.current!);
     const camera: RasterCamera = viewCamera(this.options.camera, this.current!, this.model, this.options, this.depthMount);
     if (this.cpu) return this.pixelFormat === 'yuv420p' ? this.cpu.renderYuv420(this.scene, camera) : this.cpu.render(this.scene, camera).rgb;
     const view: RenderedView = this.options.gl!.render(sceneMesh(this.scene.geometry, VIEW_KINDS, this.colourOf), camera);

@@ -19,7 +19,7 @@ let failure: string | null = null;
 parentPort?.on('message', (message: VideoWorkerMessage) => {
   if (message.kind === 'open') {
     try {
-      source = new SimulationViewSource(StreamReader.open(message.path), message.options);
+      source = new SimulationViewSource(StreamReader.open(message.path, { depthImages: false }), message.options);
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     }

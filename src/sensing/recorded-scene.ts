@@ -69,9 +69,11 @@ export class RecordedScene {
 
   /**
    * Applies a frame: runtime surface changes from its events, body poses, hand joints. Returns whether a
-   * surface was added, moved or removed in this frame.
+   * surface was added, moved or removed in this frame. With `poses` false only the surfaces are updated:
+   * body and hand poses are whole in every frame, so a reader that draws one frame in several (a video)
+   * applies every frame's surface changes and {@link pose}s only the frame it draws.
    */
-  advance(frame: FrameView): boolean {
+  advance(frame: FrameView, poses = true): boolean {
     const g = this.index.geometry;
     let surfacesChanged = false;
     for (const event of decodeEvents(frame.events, frame.eventWords)) {
@@ -98,11 +100,15 @@ export class RecordedScene {
         }
       }
     }
-    if (this.surfacesOnly) return surfacesChanged;
+    if (poses && !this.surfacesOnly) this.pose(frame);
+    return surfacesChanged;
+  }
+
+  /** Puts the bodies and hands where `frame` has them (surfaces as the frames applied so far left them). */
+  pose(frame: FrameView): void {
     poseBodies(this.index, frame.bodyPoses);
     this.poseHand(frame.channel('hand-left'), 0);
     this.poseHand(frame.channel('hand-right'), 1);
-    return surfacesChanged;
   }
 
   private poseHand(channel: Float32Array | undefined, hand: number): void {

@@ -136,6 +136,8 @@ export function unpackChunk(
   fixedBytes: number,
   channels: readonly ChannelDescriptor[],
   encoding: StreamEncoding,
+  /** False: leave the depth images packed and report none (readers that never look at them). */
+  depthImages = true,
 ): DecodedChunk {
   const wordsPerFrame = fixedBytes / 4;
   const headWords = frames * 3;
@@ -160,7 +162,7 @@ export function unpackChunk(
     for (let f = 0; f < frames; f++) dequantiseRow(asInt, asFloat, f * wordsPerFrame, classes);
   }
   const events = words.slice(eventWordStart, eventWordStart + eventStarts[frames]);
-  const depth = unpackDepth(aligned, (eventWordStart + eventStarts[frames]) * 4, raw.byteLength, frames, depthCameraOf(channels));
+  const depth = unpackDepth(aligned, (eventWordStart + eventStarts[frames]) * 4, raw.byteLength, frames, depthImages ? depthCameraOf(channels) : null);
   return { index, firstTick, frames, hashes, fixed, eventStarts, events, ...depth };
 }
 

@@ -47,6 +47,11 @@ export type IndexSource = 'footer' | 'scan (footer damaged)' | 'scan (truncated)
 export interface OpenOptions {
   /** Open a stream with no footer (a crashed or killed writer) by scanning its complete chunks. */
   allowTruncated?: boolean;
+  /**
+   * Decode recorded depth images (default true). Readers that never look at them (videos of the scene)
+   * pass false: frames then carry none, and reading a chunk skips unpacking them.
+   */
+  depthImages?: boolean;
 }
 
 /** A stream opened for reading. Call `close` when done. */
@@ -62,6 +67,8 @@ export class StreamReader {
   readonly indexSource: IndexSource;
   /** Size of the file in bytes. */
   readonly fileBytes: number;
+  /** Whether chunks are read with their depth images ({@link OpenOptions.depthImages}). */
+  private depthImages = true;
   private readonly fd: number;
   private cached: DecodedChunk | undefined;
   private readonly frame: Frame;
@@ -92,7 +99,9 @@ export class StreamReader {
       throw new XrsimInputError(code === 'ENOENT' ? 'no such file' : String(err), { file: path, expected: 'an .xrs stream' });
     }
     try {
-      return new StreamReader(path, fd, readStructure(path, fd, options));
+      const reader = new StreamReader(path, fd, readStructure(path, fd, options));
+      reader.depthImages = options.depthImages !== false;
+      return reader;
     } catch (err) {
       closeSync(fd);
       throw err;
@@ -169,7 +178,7 @@ export class StreamReader {
     if (raw.length !== rawBytes) throw damaged('inflated size differs from the recorded size');
     const entry = this.chunks[i];
     const { fixedBytes, channels, encoding } = this.header;
-    this.cached = unpackChunk(raw, i, entry.firstTick, entry.frames, fixedBytes, channels, encoding.mode);
+    this.cached = unpackChunk(raw, i, entry.firstTick, entry.frames, fixedBytes, channels, encoding.mode, this.depthImages);
     return this.cached;
   }
 

@@ -38,7 +38,7 @@ export async function withVideo(line: SweepResultLine, videos: KeepVideos): Prom
   const out = line.stream.replace(/\.xrs$/, '') + '.webm';
   let reader: StreamReader | null = null;
   try {
-    reader = StreamReader.open(line.stream);
+    reader = StreamReader.open(line.stream, { depthImages: false });
     if (isBrowserAppStream(reader)) await encodeAppLayerVideo(reader, { out, fps: SWEEP_VIDEO.fps });
     else await encodeVideo(new SimulationViewSource(reader, { camera: 'head', width: SWEEP_VIDEO.width, height: SWEEP_VIDEO.height, fovDeg: 90 }), { out, fps: SWEEP_VIDEO.fps });
     return { ...line, video: out };

@@ -105,7 +105,8 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
       const relaunched = relaunchUnderXvfb();
       if (relaunched !== null) return relaunched;
     }
-    const reader = StreamReader.open(file);
+    // What is drawn never needs the recorded depth images.
+    const reader = StreamReader.open(file, { depthImages: false });
     try {
       const tick = single ? integerArg('tick', v.tick!, 0, reader.frames - 1) : 0;
       const every = v.every === undefined ? 0 : integerArg('every', v.every, 1, Number.MAX_SAFE_INTEGER);
