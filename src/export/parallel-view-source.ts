@@ -30,6 +30,8 @@ export class ParallelViewSource implements VideoFrameSource {
   private readonly waiting = new Map<number, { resolve: (pixels: Uint8Array) => void; reject: (err: Error) => void }>();
   private readonly frames = new Map<number, Promise<Uint8Array>>();
   private requested = 0;
+  /** The frame the caller holds until its next call. */
+  private handedOut: { k: number; pixels: Uint8Array } | null = null;
   private readonly lastFrame: number;
 
   constructor(
@@ -65,13 +67,23 @@ export class ParallelViewSource implements VideoFrameSource {
   }
 
   frameAt(seconds: number): Promise<Uint8Array> {
+    // The caller is done with the frame it had (the interface lets the next call reuse it): its buffer goes
+    // back to the thread that drew it, which fills it again instead of allocating half a megabyte a frame.
+    if (this.handedOut) {
+      const { k: previous, pixels } = this.handedOut;
+      this.handedOut = null;
+      this.workers[previous % this.workers.length].postMessage({ kind: 'recycle', pixels } satisfies VideoWorkerMessage, [pixels.buffer as ArrayBuffer]);
+    }
     const k = Math.round(seconds * this.fps);
     // Keep every thread a few frames ahead.
     const ahead = Math.min(this.lastFrame, k + this.workers.length * 3);
     while (this.requested <= ahead) this.request(this.requested++);
     const frame = this.frames.get(k) ?? Promise.reject(new Error(`frame ${k} (${seconds} s) was not asked for in order`));
     this.frames.delete(k);
-    return frame;
+    return frame.then((pixels) => {
+      this.handedOut = { k, pixels };
+      return pixels;
+    });
   }
 
   /** Stops the threads. */
