@@ -94,5 +94,11 @@ describe('visual moments triggered by a milestone', () => {
       expect(result.error).toMatchObject({ kind: 'bad-input', jsonPath: '$.validators[2].moments[0]' });
       expect(result.error?.message).toMatch(message);
     }
+    // Formulas that measure at their moment while the session runs cannot wait for a milestone.
+    const task = JSON.parse(readFileSync(TASK, 'utf8'));
+    task.validators.push({ type: 'distance-at', a: 'task:a', b: 'task:b', at: 'milestone:a-settles', milestones: [{ id: 'apart', threshold: 1 }] });
+    const result = await runSession({ task, seed: 1 });
+    expect(result.error).toMatchObject({ kind: 'bad-input', jsonPath: '$.validators[5].at' });
+    expect(result.error?.message).toMatch(/only visual validators take milestone moments/);
   });
 });

@@ -17,6 +17,7 @@ import { SweepTally, type SweepSummary } from './summary.js';
 import type { QueueSweepOptions } from '../queue/coordinator.js';
 import type { EntryRunner } from './entry-runner.js';
 import { checkSweepVideos, withVideo, type KeepVideos } from './videos.js';
+import { closeSharedChromium } from '../browser/chromium.js';
 
 /** Options of {@link runSweep}. */
 export interface RunSweepOptions extends SweepOptions {
@@ -166,6 +167,9 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; vi
     },
     close: async () => {
       await ownPool?.close();
+      // Videos of browser apps re-run their sessions here, in this process's warm Chromium: let it go, so a
+      // program that ran a sweep can end (it is launched again if the program runs a browser app itself).
+      if (videos !== 'none') await closeSharedChromium();
     },
   };
 }

@@ -18,11 +18,20 @@ export function milestoneMoment(at: Moment): { id: string; last: boolean } | nul
   return rest.endsWith(':last') ? { id: rest.slice(0, -':last'.length), last: true } : { id: rest, last: false };
 }
 
-/** Throws {@link XrsimInputError} for a `visual` moment naming no milestone of the task, or a `visual` one. */
+/**
+ * Throws {@link XrsimInputError} for a `visual` moment naming no milestone of the task, or a `visual` one,
+ * and for a milestone moment in another formula (which measures at its moment while the session runs).
+ */
 export function checkMilestoneMoments(task: TaskSpec, file: string): void {
   const visualIds = new Set(task.validators.flatMap((v) => (v.type === 'visual' ? v.milestones.map((m) => m.id) : [])));
   const known = task.validators.flatMap((v) => (v.type === 'visual' ? [] : v.milestones.map((m) => m.id)));
   task.validators.forEach((v, i) => {
+    // Other formulas measure at their moment while the session runs: a milestone is known only after it.
+    for (const option of ['at', 'from', 'to']) {
+      if (v.type !== 'visual' && milestoneMoment(v[option] as Moment)) {
+        throw new XrsimInputError(`moment "${String(v[option])}" names a milestone: only visual validators take milestone moments`, { file, jsonPath: `$.validators[${i}].${option}`, expected: 'seconds or an event name' });
+      }
+    }
     if (v.type !== 'visual' || !Array.isArray(v.moments)) return;
     (v.moments as Moment[]).forEach((at, k) => {
       const named = milestoneMoment(at);
