@@ -7,8 +7,8 @@
  * tracking cone.
  */
 import { ANGLES_PER_JOINT, createFkScratch, handLocalPoses, handWorldPoses, J, JOINT_COUNT } from '../../kernels/hand-fk.js';
-import { PrimitiveKind, type SceneGeometry } from '../../kernels/scene-geometry.js';
-import { gatherNear, signedDistanceAmong } from '../../kernels/sdf.js';
+import type { SceneGeometry } from '../../kernels/scene-geometry.js';
+import { CONTACT_PROBES, ContactProbes, type ContactReport } from './contact-probes.js';
 import { quatFromAxes, quatMultiply, rotateVec, vecNormalize, vecScale } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { clampToLimits, type HandModel } from '../hand/hand-model.js';
@@ -20,8 +20,7 @@ import { resolvePose, type HandPose } from '../hand/poses.js';
 import type { UserModel } from '../task/user-options.js';
 import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 
-/** Joints that probe for contact with static surfaces: the five tips and the palm. */
-export const CONTACT_PROBES = [J.ThumbTip, J.IndexTip, J.MiddleTip, J.RingTip, J.LittleTip, J.Palm] as const;
+export { CONTACT_PROBES };
 
 /** What part of the hand a placement target is for. */
 export type HandPoint = 'wrist' | 'palm' | 'pinch-point' | JointName;
@@ -106,11 +105,8 @@ export class Hand {
    * wrong face of a thick table), and it relaxes back as the target leaves the surface.
    */
   private readonly pushOut = new Float64Array(3);
-  private readonly normal = new Float64Array(3);
-  private readonly owner = new Int32Array(1);
-  /** The probes' bounding box (min xyz, max xyz) and the static primitives near it, for `probe`. */
-  private readonly probeBox = new Float64Array(6);
-  private nearby = new Int32Array(16);
+  private readonly probes = new ContactProbes();
+  private readonly contacts: ContactReport = { distance: this.contactDistance, normal: this.contactNormal, surface: this.contactSurface };
   private wristHint: Quat = [0, 0, 0, 1];
   private outOfReach = false;
   /** The head pose (x, y, z, yaw, pitch) at the last full update, and whether the hand was at rest then. */
@@ -255,7 +251,8 @@ export class Hand {
     if (deepest <= limit + 1e-12 && carried === 0) return;
     // 1. Push out along the deepest probe's normal until no probe is deeper than the limit.
     for (let iteration = 0; iteration < 4 && deepest > limit + 1e-12; iteration++) {
-      this.translate(this.normal[0] * (deepest - limit), this.normal[1] * (deepest - limit), this.normal[2] * (deepest - limit));
+      const normal = this.probes.normal;
+      this.translate(normal[0] * (deepest - limit), normal[1] * (deepest - limit), normal[2] * (deepest - limit));
       deepest = this.probe(sdf, 0.001);
     }
     // 2. Relax: move back toward the target by the slack left. Moving by s brings any surface at most s
@@ -274,52 +271,9 @@ export class Hand {
     return this.probe(sdf, 0.05, true);
   }
 
-  /**
-   * The deepest penetration of any probe (skin into surface; negative = clearance), looking `range` beyond
-   * the skin. Leaves that probe's surface normal in `this.normal`. With `record`, also stores every probe's
-   * distance, normal and surface as this tick's contact report.
-   */
+  /** The deepest penetration of any probe, looking `range` beyond the skin (see `ContactProbes.deepest`). */
   private probe(sdf: SceneGeometry, range: number, record = false): number {
-    const radius = this.model.skeleton.radius;
-    // The static surfaces that any probe can be within range of: one pass over the scene, not one per probe.
-    const box = this.probeBox;
-    box[0] = box[1] = box[2] = Infinity;
-    box[3] = box[4] = box[5] = -Infinity;
-    let reach = 0;
-    for (let k = 0; k < CONTACT_PROBES.length; k++) {
-      const j = CONTACT_PROBES[k];
-      for (let a = 0; a < 3; a++) {
-        const v = this.positions[j * 3 + a];
-        if (v < box[a]) box[a] = v;
-        if (v > box[a + 3]) box[a + 3] = v;
-      }
-      reach = Math.max(reach, radius[j] + range);
-    }
-    if (this.nearby.length < sdf.kindCount[PrimitiveKind.Static]) this.nearby = new Int32Array(sdf.ofKind[PrimitiveKind.Static].length);
-    const near = gatherNear(sdf, PrimitiveKind.Static, box, reach, this.nearby);
-    let deepest = -range;
-    let nx = 0, ny = 0, nz = 0;
-    for (let k = 0; k < CONTACT_PROBES.length; k++) {
-      const j = CONTACT_PROBES[k];
-      const d = signedDistanceAmong(sdf, this.nearby, near, this.positions[j * 3], this.positions[j * 3 + 1], this.positions[j * 3 + 2], radius[j] + range, this.normal, this.owner);
-      if (record) {
-        this.contactSurface[k] = this.owner[0];
-        this.contactDistance[k] = this.owner[0] >= 0 ? d - radius[j] : range;
-        this.contactNormal[k * 3] = this.normal[0];
-        this.contactNormal[k * 3 + 1] = this.normal[1];
-        this.contactNormal[k * 3 + 2] = this.normal[2];
-      }
-      if (this.owner[0] >= 0 && radius[j] - d > deepest) {
-        deepest = radius[j] - d;
-        nx = this.normal[0];
-        ny = this.normal[1];
-        nz = this.normal[2];
-      }
-    }
-    this.normal[0] = nx;
-    this.normal[1] = ny;
-    this.normal[2] = nz;
-    return deepest;
+    return this.probes.deepest(sdf, this.positions, this.model.skeleton.radius, range, record ? this.contacts : null);
   }
 
   /** Moves the whole hand (and the carried push-out) by (x, y, z). */
