@@ -117,7 +117,7 @@ interface Slot {
  * whichever worker is free.
  */
 export const MAX_JOBS_PER_WORKER = 16;
-/** Seconds of work (at the recent mean session CPU time) a worker may hold. */
+/** Seconds of work (at the recent mean session time) a worker may hold. */
 const QUEUED_SECONDS = 0.05;
 /** Weight of the newest session in the running mean of session seconds. */
 const MEAN_WEIGHT = 0.2;
@@ -140,7 +140,7 @@ export class SessionPool implements SessionExecutor {
   private closed = false;
   private broken: string | null = null;
   private readonly timeLimit: number;
-  /** Running mean of the CPU seconds sessions took in their workers (null before the first). */
+  /** Running mean of the seconds sessions took in their workers, CPU or wall, whichever is larger (null before the first). */
   private meanSeconds: number | null = null;
 
   constructor(options: SessionPoolOptions = {}) {
@@ -151,7 +151,7 @@ export class SessionPool implements SessionExecutor {
 
   /**
    * Jobs each worker holds at a time now: one until a session has finished, then as many as make
-   * {@link QUEUED_SECONDS} of work at the mean session CPU time, from 1 to {@link MAX_JOBS_PER_WORKER}.
+   * {@link QUEUED_SECONDS} of work at the mean session time, from 1 to {@link MAX_JOBS_PER_WORKER}.
    */
   get jobsPerWorker(): number {
     if (this.meanSeconds === null) return 1;
@@ -207,7 +207,9 @@ export class SessionPool implements SessionExecutor {
     }
     if (slot.jobs[0]?.id !== message.id) return;
     this.stats.peakWorkerRssMb = Math.max(this.stats.peakWorkerRssMb, message.rssMb);
-    const cost = typeof message.cpuSeconds === 'number' ? message.cpuSeconds : message.seconds;
+    // The larger of CPU and wall time: a browser app's session spends its time in Chromium, not in the
+    // worker's CPU, and judging it by CPU alone would commit many long sessions to one worker.
+    const cost = Math.max(message.seconds, typeof message.cpuSeconds === 'number' ? message.cpuSeconds : 0);
     this.meanSeconds = this.meanSeconds === null ? cost : this.meanSeconds + MEAN_WEIGHT * (cost - this.meanSeconds);
     this.finishJob(slot, { result: message.result ?? (JSON.parse(message.resultJson!) as SessionResult), seconds: message.seconds });
     if (message.retire) {

@@ -40,7 +40,7 @@ export interface JobDone {
   resultJson?: string;
   /** Wall seconds the session took in the worker (harness time: never part of a result's identity). */
   seconds: number;
-  /** CPU seconds the worker process spent on it (the pool sizes batches by these: wall time swells on a busy machine). */
+  /** CPU seconds the worker process spent on it (with the wall seconds, the larger sizes the pool's batches). */
   cpuSeconds: number;
   /** The worker's resident memory, MiB, measured after this session or one shortly before it (reading it costs a file read). */
   rssMb: number;
