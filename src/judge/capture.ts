@@ -4,9 +4,15 @@
  * them, so no hash changes), keeps the recorded scene up to date and, at each moment, renders the view
  * with the CPU renderer and writes it as a PNG. The moments are found by the same `momentWatcher` the
  * validator uses, so the images show the validator's ticks.
+ *
+ * A validator whose view is `layer` (a browser app's: what the page drew into its XR layer) is not
+ * rendered here: the page's layer is read back only at ticks asked for before the page draws them, so its
+ * images are taken in a second run at the moments' known ticks ({@link VisualCapture.layerCapture}).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { LayerCapture } from '../browser/host-app.js';
+import { DEFAULT_LAYER_SIZE, type LayerImage } from '../browser/protocol.js';
 import type { FrameView } from '../frame/frame.js';
 import type { Handedness } from '../hand/side.js';
 import type { SimModel } from '../model/types.js';
@@ -24,11 +30,27 @@ export interface CapturedImage {
   width: number;
   height: number;
   camera: 'head' | 'overview';
+  /** What it shows: a browser app's XR layer (both eyes side by side) or the simulation's own view. */
+  view: JudgedView;
+}
+
+/** What a `visual` validator's images show. */
+export type JudgedView = 'layer' | 'simulation';
+
+/**
+ * The view a `visual` validator judges: its `view`, else the XR layer for a browser app seen through the
+ * user's eyes, else the simulation's view. The loader refuses `layer` where it cannot be shown.
+ */
+export function judgedView(spec: VisualValidatorSpec, model: SimModel): JudgedView {
+  if (spec.view) return spec.view;
+  const app = model.sources.programs?.app as { host?: string } | undefined;
+  return app?.host === 'browser' && (spec.camera ?? 'head') === 'head' ? 'layer' : 'simulation';
 }
 
 /** The images of one `visual` validator (by its index in the task's validators), or why there are none. */
 export interface ValidatorCapture {
   spec: VisualValidatorSpec;
+  view: JudgedView;
   /** One per moment, in the spec's order; a moment that never happened has none. */
   images: (CapturedImage | null)[];
   /** Why rendering failed, if it did. */
@@ -41,6 +63,8 @@ export class VisualCapture {
   private readonly ctx: ValidatorContext;
   private readonly scene: RecordedScene;
   private readonly watchers: { index: number; moment: number; fired: (frame: FrameView) => boolean }[] = [];
+  /** The layer images to take in a run where the moments' ticks are known: `[validator, moment]` by tick. */
+  private readonly layerTicks = new Map<number, { index: number; moment: number }[]>();
   private readonly renderers = new Map<string, CpuViewRenderer>();
 
   /**
@@ -51,7 +75,7 @@ export class VisualCapture {
    */
   constructor(
     readonly model: SimModel,
-    dominantHand: Handedness,
+    readonly dominantHand: Handedness,
     validators: readonly number[],
     private readonly imagesDir: string,
     ticks?: readonly { index: number; moment: number; tick: number }[],
@@ -60,10 +84,50 @@ export class VisualCapture {
     this.scene = new RecordedScene(model);
     for (const index of validators) {
       const spec = model.validators[index] as unknown as VisualValidatorSpec;
-      this.captures.set(index, { spec, images: spec.moments.map(() => null), error: null });
-      if (!ticks) spec.moments.forEach((at, moment) => this.watchers.push({ index, moment, fired: momentWatcher(this.ctx, at) }));
+      const view = judgedView(spec, model);
+      this.captures.set(index, { spec, view, images: spec.moments.map(() => null), error: null });
+      if (!ticks && view === 'simulation') spec.moments.forEach((at, moment) => this.watchers.push({ index, moment, fired: momentWatcher(this.ctx, at) }));
     }
-    for (const { index, moment, tick } of ticks ?? []) this.watchers.push({ index, moment, fired: (frame) => frame.tick === tick });
+    for (const { index, moment, tick } of ticks ?? []) {
+      if (this.captures.get(index)!.view === 'simulation') this.watchers.push({ index, moment, fired: (frame) => frame.tick === tick });
+      else this.layerTicks.set(tick, [...(this.layerTicks.get(tick) ?? []), { index, moment }]);
+    }
+  }
+
+  /** Whether some of the moments are of a browser app's XR layer. */
+  get wantsLayer(): boolean {
+    return this.layerTicks.size > 0;
+  }
+
+  /** For the session's `layerCapture` option: reads the page's layer back at the layer moments' ticks. */
+  layerCapture(): LayerCapture {
+    return { wants: (tick) => this.layerTicks.has(tick), take: (tick, image) => this.takeLayer(tick, image) };
+  }
+
+  /**
+   * After the run: a layer moment whose image never came had no XR layer to show (the page presented
+   * nothing then), so the user saw black, as in videos of browser apps.
+   */
+  finishLayer(): void {
+    const { width, height } = DEFAULT_LAYER_SIZE;
+    for (const [tick, moments] of this.layerTicks) {
+      if (moments.every(({ index, moment }) => this.captures.get(index)!.images[moment])) continue;
+      this.takeLayer(tick, { width, height, rgb: Buffer.alloc(width * height * 3).toString('base64') });
+    }
+  }
+
+  private takeLayer(tick: number, image: LayerImage): void {
+    const rgb = new Uint8Array(Buffer.from(image.rgb, 'base64'));
+    for (const { index, moment } of this.layerTicks.get(tick) ?? []) {
+      const capture = this.captures.get(index)!;
+      if (capture.error || capture.images[moment]) continue;
+      try {
+        const path = this.write(`visual${index}-moment${moment}-t${tick}-layer.png`, image.width, image.height, rgb);
+        capture.images[moment] = { path, tick, time: tick * this.model.timing.dt, width: image.width, height: image.height, camera: 'head', view: 'layer' };
+      } catch (err) {
+        capture.error = `could not write the XR layer's image at tick ${tick}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
   }
 
   /** Observes a committed frame (every frame, in order, frame 0 included). */
@@ -91,9 +155,14 @@ export class VisualCapture {
     if (!renderer) this.renderers.set(key, (renderer = new CpuViewRenderer(width, height)));
     // The same camera as `xrsim render` and videos: 90° horizontal.
     const view = renderer.render(this.scene, viewCamera(camera, frame, this.model, { width, height, fovDeg: 90 }));
+    const path = this.write(name, width, height, view.rgb);
+    return { path, tick: frame.tick, time: frame.time, width, height, camera, view: 'simulation' };
+  }
+
+  private write(name: string, width: number, height: number, rgb: Uint8Array): string {
     mkdirSync(this.imagesDir, { recursive: true });
     const path = resolve(join(this.imagesDir, name));
-    writeFileSync(path, encodePng({ kind: 'rgb', width, height, pixels: view.rgb }));
-    return { path, tick: frame.tick, time: frame.time, width, height, camera };
+    writeFileSync(path, encodePng({ kind: 'rgb', width, height, pixels: rgb }));
+    return path;
   }
 }

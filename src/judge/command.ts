@@ -15,9 +15,11 @@ export interface JudgeRequest {
   task: string;
   /** The milestones the verdict decides. */
   milestones: string[];
+  /** What the images show: `layer`, what a browser app drew into its XR layer (both eyes side by side), or `simulation`, the simulation's own view. */
+  view: 'layer' | 'simulation';
   /** The images, one per moment, in order. */
-  images: { path: string; at: number | string; tick: number; time: number; width: number; height: number; camera: string }[];
-  /** What draws in which colour: object references (`task:ID`, `scene:ID`) and labels, each with its RGB colours. */
+  images: { path: string; at: number | string; tick: number; time: number; width: number; height: number; camera: string; view: string }[];
+  /** What draws in which colour in the simulation's view: object references (`task:ID`, `scene:ID`) and labels, each with its RGB colours (empty for a layer). */
   colours: Record<string, [number, number, number][]>;
   /** Pixels that show nothing. */
   background: [number, number, number];

@@ -46,9 +46,11 @@ export async function runJudgedSession(spec: SessionSpec, hooks: RunHooks = {}):
 }
 
 /**
- * Renders the moments that name a milestone (`milestone:<id>`): their ticks are known only once the
- * session has ended, so it runs again (sessions are deterministic) and the views are rendered at those
- * ticks. A re-run whose hash differs from the first run's renders nothing, and the milestones are errored.
+ * Renders the moments known only once the session has ended, by running it again (sessions are
+ * deterministic) and taking the images at their ticks: moments that name a milestone (`milestone:<id>`),
+ * and every moment of a browser app's XR layer (the page reads its layer back only at ticks asked for
+ * before it draws them). A re-run whose hash differs from the first run's gives no images, and the
+ * milestones are errored.
  */
 async function renderMilestoneMoments(result: SessionResult, capture: VisualCapture, spec: SessionSpec, hooks: RunHooks): Promise<void> {
   const wanted: { index: number; moment: number; tick: number }[] = [];
@@ -56,26 +58,22 @@ async function renderMilestoneMoments(result: SessionResult, capture: VisualCapt
     const ids = new Set(captured.spec.milestones.map((m) => m.id));
     const waiting = result.milestones.find((m) => m.validator === 'visual' && ids.has(m.id) && m.errored);
     waiting?.visual?.moments.forEach(({ at, tick }, moment) => {
-      if (milestoneMoment(at) && tick !== null && !captured.images[moment]) wanted.push({ index, moment, tick });
+      if ((captured.view === 'layer' || milestoneMoment(at)) && tick !== null && !captured.images[moment]) wanted.push({ index, moment, tick });
     });
   }
   if (wanted.length === 0) return;
-  let again: VisualCapture | undefined;
   const indices = [...new Set(wanted.map((w) => w.index))];
+  const again = new VisualCapture(capture.model, capture.dominantHand, indices, spec.judge?.imagesDir ?? defaultImagesDir(spec), wanted);
   const rerun = await runSession(
     { ...spec, record: undefined },
-    {
-      beforeStep: hooks.beforeStep,
-      onFrame(frame, session) {
-        again ??= new VisualCapture(session.model, session.dominantHand, indices, spec.judge?.imagesDir ?? defaultImagesDir(spec), wanted);
-        again.observe(frame);
-      },
-    },
+    { beforeStep: hooks.beforeStep, onFrame: (frame) => again.observe(frame) },
+    again.wantsLayer ? { layerCapture: again.layerCapture() } : {},
   );
+  if (rerun.hash === result.hash) again.finishLayer();
   for (const { index, moment } of wanted) {
     const target = capture.captures.get(index)!;
-    const source = again?.captures.get(index);
-    if (rerun.hash !== result.hash) target.error ??= `the session run again to render its milestone moments was not the same session (hash ${rerun.hash || 'none'}, first run ${result.hash})${rerun.error ? `: ${rerun.error.message}` : ''}`;
+    const source = again.captures.get(index);
+    if (rerun.hash !== result.hash) target.error ??= `the session run again to render its ${target.view === 'layer' ? 'XR layer' : 'milestone moments'} was not the same session (hash ${rerun.hash || 'none'}, first run ${result.hash})${rerun.error ? `: ${rerun.error.message}` : ''}`;
     else if (source?.error) target.error ??= source.error;
     else target.images[moment] = source?.images[moment] ?? null;
   }
@@ -105,14 +103,18 @@ async function judgeResult(result: SessionResult, capture: VisualCapture, spec: 
 async function judgeValidator(index: number, captured: ValidatorCapture, waiting: Milestone[], capture: VisualCapture, spec: SessionSpec, task: string): Promise<Milestone[]> {
   const images = captured.images.flatMap((image, k) => (image ? [{ ...image, at: captured.spec.moments[k] }] : []));
   const paths = images.map((i) => i.path);
+  // The kept result says which view was judged.
+  waiting = waiting.map((m) => ({ ...m, visual: { ...m.visual!, view: captured.view } }));
   if (captured.error) return waiting.map((m) => erroredMilestone(m, captured.error!, paths));
   const command = spec.judge?.command ?? captured.spec.judge!;
   const request: JudgeRequest = {
     criterion: captured.spec.criterion,
     task,
     milestones: waiting.map((m) => m.id),
+    view: captured.view,
     images,
-    colours: colourTable(capture),
+    // The simulation's colours show only in its own view; a page draws in colours of its own.
+    colours: captured.view === 'simulation' ? colourTable(capture) : {},
     background: [0, 0, 0],
   };
   const timeout = spec.judge?.timeoutSeconds ?? captured.spec.judgeTimeout ?? DEFAULT_JUDGE_TIMEOUT;

@@ -32,6 +32,7 @@ import type { ActorContext } from '../actors/action.js';
 import { sessionActorContext } from './actor-context.js';
 import { DEFAULT_APP, type ModuleRef } from '../task/programs.js';
 import { isBrowserAppEntry } from '../task/types.js';
+import { checkVisualViews } from '../task/requirements.js';
 import { ActorRunner } from '../actors/runner.js';
 import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
@@ -377,7 +378,7 @@ export class Session {
  * Loads the task and scene a spec names, builds the model and starts a session.
  * Throws {@link XrsimInputError} for bad input.
  */
-export async function createSession(input: SessionSpec): Promise<Session> {
+export async function createSession(input: SessionSpec, options: Pick<SessionOptions, 'layerCapture'> = {}): Promise<Session> {
   const spec = normalizeSpec(input);
   const task = loadTask(spec.task);
   const scene = loadScene(spec.scene ?? task.spec.scene);
@@ -388,7 +389,9 @@ export async function createSession(input: SessionSpec): Promise<Session> {
   const entry = task.spec.apps?.[spec.app ?? DEFAULT_APP];
   const sensing = entry && isBrowserAppEntry(entry) && entry.sensing ? { ...entry.sensing, ...spec.sensing } : spec.sensing;
   const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing, app: spec.app });
-  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch });
+  // Whether a visual validator's view "layer" can be shown is known only with the session's app.
+  checkVisualViews(task.spec, task.file, (model.sources.programs?.app as { host?: string } | undefined)?.host === 'browser');
+  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture });
 }
 
 /** The host of a browser app: its page errors become AppError events of the session's app host. */

@@ -13,7 +13,7 @@ import { referenceFields, REFERENCE_TYPES, type ReferenceField } from './referen
 import { formatReference, parseReference, unknownReference } from './references.js';
 import { isBrowserAppEntry, type BrowserAppEntrySpec, type TaskSpec } from './types.js';
 import { FAILURE_CATEGORY_IDS } from './failure-categories.js';
-import { checkMilestoneMoments, checkMilestoneRequirements } from './requirements.js';
+import { checkMilestoneMoments, checkMilestoneRequirements, checkVisualViews } from './requirements.js';
 
 /** A validated task and where it came from. */
 export interface LoadedTask {
@@ -128,6 +128,7 @@ export function validateTask(data: unknown, file: string): TaskSpec {
   });
   checkMilestoneRequirements(task, file);
   checkMilestoneMoments(task, file);
+  checkVisualViews(task, file);
   checkApps(task, milestoneIds, file);
   return task;
 }

@@ -80,3 +80,17 @@ export function checkMilestoneRequirements(task: TaskSpec, file: string): void {
   };
   for (const id of edges.keys()) visit(id, []);
 }
+
+/**
+ * Throws {@link XrsimInputError} for a `visual` validator whose `view` cannot be shown: `layer` (what a
+ * browser app drew into its XR layer) with `camera: "overview"` (the layer is the user's eyes only), or,
+ * once the session's app is known (`browserApp`), `layer` with an app that is not a browser page.
+ */
+export function checkVisualViews(task: TaskSpec, file: string, browserApp?: boolean): void {
+  task.validators.forEach((v, i) => {
+    if (v.type !== 'visual' || v.view !== 'layer') return;
+    const jsonPath = `$.validators[${i}].view`;
+    if (v.camera === 'overview') throw new XrsimInputError('view "layer" is what the user saw, through their eyes: it cannot be seen from camera "overview"', { file, jsonPath, expected: 'view "simulation" with camera "overview", or camera "head"' });
+    if (browserApp === false) throw new XrsimInputError('view "layer" judges what a browser app drew into its XR layer, and this session\'s app is not a browser app', { file, jsonPath, expected: 'a browser app ({ "host": "browser" } in the task\'s apps), or view "simulation"' });
+  });
+}

@@ -61,5 +61,7 @@ export interface VisualJudgement {
   moments: { at: Moment; tick: number | null }[];
   /** Image files, one per moment (absent until rendered). */
   images?: string[];
+  /** What the images show: a browser app's XR layer, or the simulation's own view (set once rendered). */
+  view?: 'layer' | 'simulation';
   verdict?: JudgeVerdict;
 }

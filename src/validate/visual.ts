@@ -26,6 +26,7 @@ export const visual = defineFormula({
     criterion: { type: 'string', minLength: 1, maxLength: 2000, description: 'What must be true of the images, for the judge: short and human-written.' },
     moments: { type: 'array', minItems: 1, maxItems: 16, items: schema.moment, description: 'When to render: seconds, an event name (its first occurrence), or milestone:<id> (the earliest evidence tick of that milestone once it passed; milestone:<id>:last the latest).' },
     camera: { enum: ['head', 'overview'], description: 'The point of view: the user\'s eyes (default) or a corner of the room.' },
+    view: { enum: ['layer', 'simulation'], description: 'What is judged: `layer`, what a browser app drew into its XR layer (the default for browser apps), or `simulation`, the simulation\'s own rendering of the room (the default for in-process apps; the only one for `camera: "overview"`).' },
     width: { type: 'integer', minimum: 16, maximum: 1920, description: 'Image width in pixels (default 320).' },
     height: { type: 'integer', minimum: 16, maximum: 1080, description: 'Image height in pixels (default 240).' },
     judge: { type: 'string', minLength: 1, description: 'The judge command (a shell command line, run from the working directory); `--judge` overrides it.' },

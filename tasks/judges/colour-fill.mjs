@@ -4,6 +4,10 @@
  *
  * The criterion names an object or label from the request's colour table and a share of the view:
  *   "task:ball fills at least 2% of the view"     "hand fills at most 30% of the view"
+ * or a colour, `#rrggbb`, for what a browser app drew into its XR layer (`view: "layer"`, where the page
+ * picks its colours): a pixel counts when it is that colour under any lighting, its RGB a shade (0.25 to
+ * 1.6 times) of the colour's with its hue nearly kept:
+ *   "#dd2222 fills at least 0.5% of the view"
  * Every image (one per moment) must meet it. The verdict's confidence grows with the margin:
  * 0.5 at the threshold, 1 at twice (or none of) it.
  *
@@ -16,15 +20,16 @@ import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 
 const request = JSON.parse(readFileSync(process.env.XRSIM_JUDGE_REQUEST ?? 0, 'utf8'));
-const match = /([\w:.-]+)\s+fills\s+at\s+(least|most)\s+(\d+(?:\.\d+)?)\s*%/i.exec(request.criterion);
+const match = /([#\w:.-]+)\s+fills\s+at\s+(least|most)\s+(\d+(?:\.\d+)?)\s*%/i.exec(request.criterion);
 if (!match) fail(`cannot read the criterion ${JSON.stringify(request.criterion)}: expected "<object or label> fills at least|most N% of the view"`);
 const [, name, direction, percent] = match;
-const colours = request.colours[name];
-if (!colours) fail(`"${name}" is not in the colour table (known: ${Object.keys(request.colours).join(', ')})`);
+const hex = /^#([0-9a-f]{6})$/i.exec(name);
+const colours = hex ? null : request.colours[name];
+if (!hex && !colours) fail(`"${name}" is not in the colour table (known: ${Object.keys(request.colours).join(', ') || 'none: name a colour as #rrggbb'})`);
 const threshold = Number(percent) / 100;
-const wanted = new Set(colours.map(([r, g, b]) => (r << 16) | (g << 8) | b));
+const matches = hex ? shadeOf(Number.parseInt(hex[1], 16)) : exactly(colours);
 
-const fractions = request.images.map((image) => fillFraction(decodePng(readFileSync(image.path)), wanted));
+const fractions = request.images.map((image) => fillFraction(decodePng(readFileSync(image.path)), matches));
 const meets = (f) => (direction.toLowerCase() === 'least' ? f >= threshold : f <= threshold);
 const passed = fractions.length > 0 && fractions.every(meets);
 // The image that decides: the worst one against the criterion.
@@ -39,11 +44,29 @@ function fail(message) {
   process.exit(2);
 }
 
-/** The share of pixels whose colour is one of `wanted`. */
-function fillFraction(image, wanted) {
+/** A pixel test: one of the table's exact colours (the simulation's view draws flat colours). */
+function exactly(colours) {
+  const wanted = new Set(colours.map(([r, g, b]) => (r << 16) | (g << 8) | b));
+  return (r, g, b) => wanted.has((r << 16) | (g << 8) | b);
+}
+
+/** A pixel test: a shade of `colour` (lit darker or brighter), each channel within 12% of the brightest of the shaded colour. */
+function shadeOf(colour) {
+  const target = [(colour >> 16) & 0xff, (colour >> 8) & 0xff, colour & 0xff];
+  const peak = Math.max(...target, 1);
+  return (r, g, b) => {
+    const pixel = [r, g, b];
+    const k = Math.max(r, g, b) / peak;
+    if (k < 0.25 || k > 1.6) return false;
+    return pixel.every((c, i) => Math.abs(c - target[i] * k) <= 0.12 * peak * k);
+  };
+}
+
+/** The share of pixels that `matches`. */
+function fillFraction(image, matches) {
   const { width, height, rgb } = image;
   let hits = 0;
-  for (let o = 0; o < rgb.length; o += 3) if (wanted.has((rgb[o] << 16) | (rgb[o + 1] << 8) | rgb[o + 2])) hits++;
+  for (let o = 0; o < rgb.length; o += 3) if (matches(rgb[o], rgb[o + 1], rgb[o + 2])) hits++;
   return hits / (width * height);
 }
 
