@@ -5,14 +5,14 @@
  * asks for that red in the view, so it can pass only on the images of the page's XR layer: the
  * simulation's own view draws no such red (it is checked too, as `view: "simulation"`).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runJudgedSession } from '../src/judge/session.js';
 import { decodePng } from '../src/render/png.js';
 import { runSession } from '../src/session/run.js';
 import type { SessionResult } from '../src/session/result.js';
-import { ROOT, tempDir } from './helpers/cli.js';
+import { ROOT, tempDir, xrsim } from './helpers/cli.js';
 
 const SKIP_SYSTEM = process.env.XRSIM_SKIP_SYSTEM === '1';
 const TASK = join(ROOT, 'test/fixtures/visual/web-button.json');
@@ -98,6 +98,16 @@ describe.skipIf(SKIP_SYSTEM)('visual judges of browser apps: the page\'s XR laye
     const unknown = await runSession({ task: taskWith({ view: 'page' }), seed: 1, app: 'web-reference' });
     expect(unknown.error).toMatchObject({ kind: 'bad-input' });
     expect(unknown.error?.jsonPath).toMatch(/^\$\.validators\[1\]/);
+  });
+
+  it('xrsim run --judge (in a session worker) judges the page\'s layer and keeps its images next to the stream', () => {
+    const out = join(tempDir(), 'button.xrs');
+    const r = xrsim('run', '--task', TASK, '--app', 'web-reference', '--judge', JUDGE, '--out', out, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const milestone = (r.json!.milestones as SessionResult['milestones']).find((m) => m.id === 'button-seen')!;
+    expect(milestone).toMatchObject({ passed: true, visual: { view: 'layer' } });
+    expect(milestone.visual?.images?.[0]).toBe(join(out.replace(/\.xrs$/, '.visual'), 'visual1-moment0-t90-layer.png'));
+    expect(existsSync(milestone.visual!.images![0])).toBe(true);
   });
 
   it('without a judge, a browser app\'s visual milestone is errored, never passed', async () => {
