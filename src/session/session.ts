@@ -38,11 +38,10 @@ import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
-import { BrowserHostApp, type LayerCapture } from '../browser/host-app.js';
+import type { BrowserHostApp, LayerCapture } from '../browser/host-app.js';
+import { browserHost } from './browser-host.js';
 import { FrameStash } from './frame-stash.js';
 import type { BridgeStats } from '../browser/browser-app.js';
-import { sharedChromium } from '../browser/chromium.js';
-import type { BrowserAppRef } from '../task/browser-programs.js';
 
 /** Options for {@link Session.create} when you already hold a model. */
 export interface SessionOptions {
@@ -392,14 +391,4 @@ export async function createSession(input: SessionSpec, options: Pick<SessionOpt
   // Whether a visual validator's view "layer" can be shown is known only with the session's app.
   checkVisualViews(task.spec, task.file, (model.sources.programs?.app as { host?: string } | undefined)?.host === 'browser');
   return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture });
-}
-
-/** The host of a browser app: its page errors become AppError events of the session's app host. */
-function browserHost(ref: BrowserAppRef, appHost: () => AppHost | null | undefined, capture: LayerCapture | undefined): BrowserHostApp {
-  return new BrowserHostApp({
-    ref,
-    capture,
-    chromium: sharedChromium(),
-    reportError: (error) => appHost()?.recordPageError(error.kind, error.message, error.stack),
-  });
 }
