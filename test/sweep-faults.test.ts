@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTask, resolveWorkerCount } from '../src/index.js';
 import { CLI, ROOT, tempDir, xrsim } from './helpers/cli.js';
+import { LOCK_FILE } from '../src/sweep/lock.js';
 
 const lines = (dir: string) =>
   readFileSync(join(dir, 'results.jsonl'), 'utf8')
@@ -99,8 +100,9 @@ describe('resuming and locking', () => {
     const long = ['sweep', 'physics/stack-settle', '--seeds', '1..40', '--hands', 'right', '--scenes', 'office', '--keep-streams', 'none', '--workers', '1', '--out', out];
     const first = spawn(process.execPath, [CLI, ...long], { cwd: ROOT, stdio: 'ignore' });
     const exited = new Promise<void>((resolve) => first.on('exit', () => resolve()));
-    // Wait until the first sweep holds the folder and has written a result.
-    while (!existsSync(join(out, 'results.jsonl'))) await new Promise((r) => setTimeout(r, 100));
+    // Wait until the first sweep holds the folder (its lock; results.jsonl is written in batches, and on a
+    // fast machine only when all 40 sessions are done and the lock is gone).
+    while (!existsSync(join(out, LOCK_FILE))) await new Promise((r) => setTimeout(r, 20));
     // Hold it there, alive and locking, however fast the machine would finish its sessions.
     first.kill('SIGSTOP');
     const second = xrsim(...long);

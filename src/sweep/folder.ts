@@ -15,7 +15,7 @@ import { garbled, parseResultLine, scanLines, type SweepResultLine } from './res
 /** Appended lines are written once this many bytes wait … */
 const FLUSH_BYTES = 64 * 1024;
 /** … or this long after the first of them. */
-const FLUSH_MS = 1000;
+const FLUSH_MS = 200;
 
 /** What `sweep.json` records. */
 export interface SweepManifest {
