@@ -18,6 +18,7 @@
  */
 import { boxFace, faceId, PRISM_BOTTOM_FACE, PRISM_SIDE_FACE, PRISM_TOP_FACE, type RasterCamera } from './raster-camera.js';
 import { alignUp, CurvedRasterizer } from './raster-curved.js';
+import { MAX_POLYGON_VERTICES, spanHeap, spanKernel, type SpanKernel } from './raster-spans.js';
 import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
 
 export { boxFace, CURVED_FACE, faceId, FACES_PER_PRIMITIVE, pinholeCamera, primitiveOfFace, PRISM_BOTTOM_FACE, PRISM_SIDE_FACE, PRISM_TOP_FACE, setCameraPose, type RasterCamera } from './raster-camera.js';
@@ -47,8 +48,11 @@ export class DepthRaster {
   private readonly qx = new Float64Array(80);
   private readonly qy = new Float64Array(80);
   private readonly qz = new Float64Array(80);
-  private readonly u = new Float64Array(80);
-  private readonly v = new Float64Array(80);
+  /** The projected polygon being drawn, image coordinates (views of the span loop's heap). */
+  private readonly u: Float64Array;
+  private readonly v: Float64Array;
+  /** The span loop (raster-spans.ts), on the heap that holds every buffer above and below. */
+  private readonly spans: SpanKernel;
   private readonly m = new Float64Array(9);
   private readonly t = new Float64Array(3);
   private readonly curved = new CurvedRasterizer();
@@ -74,12 +78,19 @@ export class DepthRaster {
     readonly width: number,
     readonly height: number,
   ) {
-    this.depth = new Float32Array(width * height);
-    this.id = new Int32Array(width * height);
-    this.incidence = new Float32Array(width * height);
-    this.rayX = new Float64Array(width);
-    this.rayY = new Float64Array(height);
-    this.rayLength = new Float64Array(width * height);
+    const pixels = width * height;
+    const at = spanHeap(width, height);
+    const heap = new ArrayBuffer(at.bytes);
+    this.depth = new Float32Array(heap, at.depth, pixels);
+    this.id = new Int32Array(heap, at.id, pixels);
+    this.incidence = new Float32Array(heap, at.incidence, pixels);
+    this.rayX = new Float64Array(heap, at.rayX, width);
+    this.rayY = new Float64Array(heap, at.rayY, height);
+    this.rayLength = new Float64Array(heap, at.rayLength, pixels);
+    this.u = new Float64Array(heap, at.u, MAX_POLYGON_VERTICES);
+    this.v = new Float64Array(heap, at.v, MAX_POLYGON_VERTICES);
+    this.spans = spanKernel(globalThis, null, heap);
+    this.spans.layout(width, at.depth, at.id, at.incidence, at.rayX, at.rayY, at.rayLength, at.u, at.v);
   }
 
   /**
@@ -253,28 +264,9 @@ export class DepthRaster {
    * The plane is n · p = d in camera coordinates (d < 0 for a face turned toward the camera).
    */
   private fillPolygon(n: number, nx: number, ny: number, nz: number, d: number, id: number, camera: RasterCamera): void {
-    const zc = -camera.near;
-    let m = 0;
-    for (let k = 0; k < n; k++) {
-      const j = (k + 1) % n;
-      const inK = this.pz[k] <= zc;
-      const inJ = this.pz[j] <= zc;
-      if (inK) {
-        this.qx[m] = this.px[k];
-        this.qy[m] = this.py[k];
-        this.qz[m] = this.pz[k];
-        m++;
-      }
-      if (inK !== inJ) {
-        const s = (zc - this.pz[k]) / (this.pz[j] - this.pz[k]);
-        this.qx[m] = this.px[k] + s * (this.px[j] - this.px[k]);
-        this.qy[m] = this.py[k] + s * (this.py[j] - this.py[k]);
-        this.qz[m] = zc;
-        m++;
-      }
-    }
+    const m = this.clipToNear(n, -camera.near);
     if (m < 3) return;
-    const { fx, fy, cx, cy, width, far } = camera;
+    const { fx, fy, cx, cy } = camera;
     const u = this.u;
     const v = this.v;
     let vmin = Infinity;
@@ -289,43 +281,33 @@ export class DepthRaster {
     const step = this.lattice;
     const rowStart = alignUp(Math.max(this.rowMin, Math.ceil(vmin - 0.5)), step);
     const rowEnd = Math.min(this.rowMax, Math.ceil(vmax - 0.5) - 1);
-    const colMin = this.colMin;
-    const colMax = this.colMax;
-    const depth = this.depth;
-    const ids = this.id;
-    const incidence = this.incidence;
-    const rayX = this.rayX;
-    const rayY = this.rayY;
-    const rayLength = this.rayLength;
-    const withIncidence = this.withIncidence;
-    for (let row = rowStart; row <= rowEnd; row += step) {
-      const yc = row + 0.5;
-      let xmin = Infinity;
-      let xmax = -Infinity;
-      // Each edge (k, k + 1), the last closing the polygon, that the row's centre line crosses.
-      for (let k = 0, j = m - 1; k < m; j = k++) {
-        const v0 = v[j], v1 = v[k];
-        if ((v0 <= yc && yc < v1) || (v1 <= yc && yc < v0)) {
-          const x = u[j] + ((yc - v0) * (u[k] - u[j])) / (v1 - v0);
-          if (x < xmin) xmin = x;
-          if (x > xmax) xmax = x;
-        }
+    if (rowStart > rowEnd) return;
+    this.spans.polygon(m, rowStart, rowEnd, step, this.colMin, this.colMax, nx, ny, nz, d, camera.far, id, this.withIncidence ? 1 : 0);
+  }
+
+  /** Clips the polygon in px/py/pz (n vertices) to z ≤ zc into qx/qy/qz; returns the clipped vertex count. */
+  private clipToNear(n: number, zc: number): number {
+    const { px, py, pz, qx, qy, qz } = this;
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      const j = k + 1 === n ? 0 : k + 1;
+      const inK = pz[k] <= zc;
+      const inJ = pz[j] <= zc;
+      if (inK) {
+        qx[m] = px[k];
+        qy[m] = py[k];
+        qz[m] = pz[k];
+        m++;
       }
-      if (xmin >= xmax) continue;
-      const colStart = alignUp(Math.max(colMin, Math.ceil(xmin - 0.5)), step);
-      const colEnd = Math.min(colMax, Math.ceil(xmax - 0.5) - 1);
-      const base = ny * rayY[row] - nz;
-      const o = row * width;
-      for (let col = colStart; col <= colEnd; col += step) {
-        const i = o + col;
-        const denominator = nx * rayX[col] + base;
-        const z = d / denominator;
-        if (z < depth[i] && z <= far) {
-          depth[i] = z;
-          ids[i] = id;
-          if (withIncidence) incidence[i] = -denominator / rayLength[i];
-        }
+      if (inK !== inJ) {
+        const s = (zc - pz[k]) / (pz[j] - pz[k]);
+        qx[m] = px[k] + s * (px[j] - px[k]);
+        qy[m] = py[k] + s * (py[j] - py[k]);
+        qz[m] = zc;
+        m++;
       }
     }
+    return m;
   }
+
 }

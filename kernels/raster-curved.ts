@@ -57,6 +57,12 @@ export class CurvedRasterizer {
     // V8 does not inline boxes its number arguments, several allocations per pixel.
     const rr = r * r;
     const sideC = ox * ox + oz * oz - rr;
+    // A cylinder's caps are seen only from outside: the top one (y = +half) from above it, the bottom one
+    // from below it, neither from between them. So every pixel tries the same one cap (capY), if any. (A
+    // cylinder of no height has one cap, y = 0 with normal −Y, as the two-cap test gave it.)
+    const hasCap = !(half > 0) || oy >= half || oy <= -half;
+    const capY = half > 0 && oy <= -half ? -half : half;
+    const capNy = capY > 0 ? 1 : -1;
     for (let row = r0; row <= r1; row += step) {
       const ry = rayY[row];
       const o = row * width;
@@ -113,25 +119,16 @@ export class CurvedRasterizer {
               ny = (py + t * dy) / r;
               nz = (oz + t * dz) / r;
             }
-          } else if (dy !== 0) {
-            // The caps at y = +half, then y = −half, each seen only from outside.
-            let cap = Infinity;
-            let capNy = 0;
-            for (let end = 0; end < 2; end++) {
-              const y = end === 0 ? half : -half;
-              const t = (y - oy) / dy;
-              if (t <= near || t >= cap) continue;
+          } else if (dy !== 0 && hasCap) {
+            const t = (capY - oy) / dy;
+            if (t > near) {
               const x = ox + t * dx, z = oz + t * dz;
-              if (x * x + z * z > rr) continue;
-              if ((y > 0 && oy < half) || (y < 0 && oy > -half)) continue;
-              cap = t;
-              capNy = y > 0 ? 1 : -1;
-            }
-            if (cap < best) {
-              best = cap;
-              nx = 0;
-              ny = capNy;
-              nz = 0;
+              if (!(x * x + z * z > rr) && t < best) {
+                best = t;
+                nx = 0;
+                ny = capNy;
+                nz = 0;
+              }
             }
           }
         }

@@ -1,0 +1,201 @@
+/**
+ * The depth rasterizer's curved primitives as they were before issue 12's speed-up
+ * (kernels/raster-curved.ts at e7337b3), kept verbatim for the reference rasterizer
+ * (reference-depth-raster.ts). Not used by the library.
+ */
+import { CURVED_FACE, faceId, type RasterCamera } from '../../kernels/raster-camera.js';
+import { PrimitiveType, type SceneGeometry } from '../../kernels/scene-geometry.js';
+
+/** The raster buffers a curved primitive is drawn into (the depth rasterizer's, see `depth-raster.ts`). */
+export interface CurvedTarget {
+  /** 1: every pixel; 2: every other pixel of every other row. */
+  readonly lattice: number;
+  /** The window being rendered (rows and columns, inclusive; or all of the image). */
+  readonly rowMin: number;
+  readonly rowMax: number;
+  readonly colMin: number;
+  readonly colMax: number;
+  readonly rayX: Float64Array;
+  readonly rayY: Float64Array;
+  readonly depth: Float32Array;
+  readonly id: Int32Array;
+  readonly incidence: Float32Array;
+  /** Whether to fill `incidence`. */
+  readonly withIncidence: boolean;
+}
+
+/** Scratch space for drawing curved primitives into a raster. */
+export class CurvedRasterizer {
+  private readonly half = new Float64Array(3);
+  private readonly corners = new Float64Array(24);
+  /** Projected bounds of the primitive being drawn: umin, umax, vmin, vmax. */
+  private readonly bounds = new Float64Array(4);
+
+  /**
+   * Draws primitive `i` into `raster`'s buffers on its lattice. `m` is the camera←local rotation (row-major)
+   * and `t` the primitive's origin in camera coordinates.
+   */
+  draw(g: SceneGeometry, i: number, camera: RasterCamera, m: Float64Array, t: Float64Array, raster: CurvedTarget): void {
+    const { width, near, far } = camera;
+    if (!this.projectedBounds(g, i, camera, m, t)) return;
+    const bounds = this.bounds;
+    const step = raster.lattice;
+    const c0 = alignUp(Math.max(raster.colMin, Math.floor(bounds[0] - 0.5)), step);
+    const c1 = Math.min(raster.colMax, Math.ceil(bounds[1] - 0.5));
+    const r0 = alignUp(Math.max(raster.rowMin, Math.floor(bounds[2] - 0.5)), step);
+    const r1 = Math.min(raster.rowMax, Math.ceil(bounds[3] - 0.5));
+    // The camera origin in local coordinates: −mᵀ·t.
+    const ox = -(m[0] * t[0] + m[3] * t[1] + m[6] * t[2]);
+    const oy = -(m[1] * t[0] + m[4] * t[1] + m[7] * t[2]);
+    const oz = -(m[2] * t[0] + m[5] * t[1] + m[8] * t[2]);
+    const { rayX, rayY, depth, id, incidence, withIncidence } = raster;
+    const face = faceId(i, CURVED_FACE);
+    const type = g.type(i);
+    const r = g.params[i * 3];
+    const half = g.params[i * 3 + 1];
+    // The arithmetic of ray-intersect.ts (sphere, cylinderSide, disc), written out: a call per pixel that
+    // V8 does not inline boxes its number arguments, several allocations per pixel.
+    const rr = r * r;
+    const sideC = ox * ox + oz * oz - rr;
+    for (let row = r0; row <= r1; row += step) {
+      const ry = rayY[row];
+      const o = row * width;
+      for (let col = c0; col <= c1; col += step) {
+        const rx = rayX[col];
+        // The pixel's ray r = (rx, ry, −1) in local coordinates: mᵀ·r. Its parameter t is the z-depth.
+        const dx = m[0] * rx + m[3] * ry - m[6];
+        const dy = m[1] * rx + m[4] * ry - m[7];
+        const dz = m[2] * rx + m[5] * ry - m[8];
+        let best = Infinity;
+        let nx = 0, ny = 0, nz = 0;
+        if (type === PrimitiveType.Sphere) {
+          const A = dx * dx + dy * dy + dz * dz;
+          const B = ox * dx + oy * dy + oz * dz;
+          const disc = B * B - A * (ox * ox + oy * oy + oz * oz - rr);
+          if (disc >= 0) {
+            const t = (-B - Math.sqrt(disc)) / A;
+            if (t > near) {
+              best = t;
+              nx = (ox + t * dx) / r;
+              ny = (oy + t * dy) / r;
+              nz = (oz + t * dz) / r;
+            }
+          }
+        } else {
+          // The side (capsules and cylinders).
+          const A = dx * dx + dz * dz;
+          if (A !== 0) {
+            const B = ox * dx + oz * dz;
+            const disc = B * B - A * sideC;
+            if (disc >= 0) {
+              const t = (-B - Math.sqrt(disc)) / A;
+              const y = oy + t * dy;
+              if (t > near && !(y < -half || y > half)) {
+                best = t;
+                nx = (ox + t * dx) / r;
+                ny = 0;
+                nz = (oz + t * dz) / r;
+              }
+            }
+          }
+          if (type === PrimitiveType.Capsule) {
+            // The end spheres at y = +half, then y = −half.
+            const A3 = dx * dx + dy * dy + dz * dz;
+            for (let end = 0; end < 2; end++) {
+              const py = oy - (end === 0 ? half : -half);
+              const B = ox * dx + py * dy + oz * dz;
+              const disc = B * B - A3 * (ox * ox + py * py + oz * oz - rr);
+              if (disc < 0) continue;
+              const t = (-B - Math.sqrt(disc)) / A3;
+              if (t <= near || !(t < best)) continue;
+              best = t;
+              nx = (ox + t * dx) / r;
+              ny = (py + t * dy) / r;
+              nz = (oz + t * dz) / r;
+            }
+          } else if (dy !== 0) {
+            // The caps at y = +half, then y = −half, each seen only from outside.
+            let cap = Infinity;
+            let capNy = 0;
+            for (let end = 0; end < 2; end++) {
+              const y = end === 0 ? half : -half;
+              const t = (y - oy) / dy;
+              if (t <= near || t >= cap) continue;
+              const x = ox + t * dx, z = oz + t * dz;
+              if (x * x + z * z > rr) continue;
+              if ((y > 0 && oy < half) || (y < 0 && oy > -half)) continue;
+              cap = t;
+              capNy = y > 0 ? 1 : -1;
+            }
+            if (cap < best) {
+              best = cap;
+              nx = 0;
+              ny = capNy;
+              nz = 0;
+            }
+          }
+        }
+        if (best < depth[o + col] && best <= far) {
+          depth[o + col] = best;
+          id[o + col] = face;
+          // The normal is local; the ray is local too, so their angle needs no transform.
+          if (withIncidence) incidence[o + col] = Math.abs(nx * dx + ny * dy + nz * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);
+        }
+      }
+    }
+  }
+
+  /**
+   * The image rectangle (umin, umax, vmin, vmax into `bounds`) holding the projection of primitive `i`'s
+   * local bounding box clipped to the near plane: the corners in front of it and the points where the box's
+   * edges cross it. False if the whole box is behind it.
+   */
+  private projectedBounds(g: SceneGeometry, i: number, camera: RasterCamera, m: Float64Array, t: Float64Array): boolean {
+    const near = camera.near;
+    const h = this.half;
+    g.writeLocalHalfExtents(i, h);
+    const corner = this.corners;
+    let front = 0;
+    for (let k = 0; k < 8; k++) {
+      const lx = k & 1 ? h[0] : -h[0], ly = k & 2 ? h[1] : -h[1], lz = k & 4 ? h[2] : -h[2];
+      corner[k * 3] = t[0] + m[0] * lx + m[1] * ly + m[2] * lz;
+      corner[k * 3 + 1] = t[1] + m[3] * lx + m[4] * ly + m[5] * lz;
+      corner[k * 3 + 2] = t[2] + m[6] * lx + m[7] * ly + m[8] * lz;
+      if (corner[k * 3 + 2] <= -near) front++;
+    }
+    if (front === 0) return false;
+    const b = this.bounds;
+    b[0] = Infinity; b[1] = -Infinity; b[2] = Infinity; b[3] = -Infinity;
+    for (let k = 0; k < 8; k++) {
+      const zk = corner[k * 3 + 2];
+      if (zk <= -near) this.include(corner[k * 3], corner[k * 3 + 1], zk, camera);
+      if (front === 8) continue;
+      // Edges to the corners that differ in one axis bit; each edge once (from its lower corner).
+      for (let bit = 1; bit < 8; bit <<= 1) {
+        if (k & bit) continue;
+        const j = k | bit;
+        const zj = corner[j * 3 + 2];
+        if (zk <= -near === zj <= -near) continue;
+        const s = (-near - zk) / (zj - zk);
+        this.include(corner[k * 3] + s * (corner[j * 3] - corner[k * 3]), corner[k * 3 + 1] + s * (corner[j * 3 + 1] - corner[k * 3 + 1]), -near, camera);
+      }
+    }
+    return true;
+  }
+
+  /** Grows `bounds` to hold the projection of the camera-space point (x, y, z), z < 0. */
+  private include(x: number, y: number, z: number, camera: RasterCamera): void {
+    const b = this.bounds;
+    const u = camera.cx + (camera.fx * x) / -z;
+    const v = camera.cy - (camera.fy * y) / -z;
+    if (u < b[0]) b[0] = u;
+    if (u > b[1]) b[1] = u;
+    if (v < b[2]) b[2] = v;
+    if (v > b[3]) b[3] = v;
+  }
+}
+
+/** The smallest multiple of `step` (1 or 2) at or above `n` (n ≥ 0). */
+export function alignUp(n: number, step: number): number {
+  return step === 1 ? n : n + (n % step);
+}
