@@ -18,7 +18,7 @@
  */
 import { boxFace, faceId, PRISM_BOTTOM_FACE, PRISM_SIDE_FACE, PRISM_TOP_FACE, type RasterCamera } from './raster-camera.js';
 import { alignUp, CurvedRasterizer } from './raster-curved.js';
-import { MAX_POLYGON_VERTICES, spanHeap, spanKernel, type SpanKernel } from './raster-spans.js';
+import { MAX_POLYGON_VERTICES, RASTER_ASM_FOREIGN, rasterAsm, rasterHeap, type RasterAsm } from './raster-asm.js';
 import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
 
 export { boxFace, CURVED_FACE, faceId, FACES_PER_PRIMITIVE, pinholeCamera, primitiveOfFace, PRISM_BOTTOM_FACE, PRISM_SIDE_FACE, PRISM_TOP_FACE, setCameraPose, type RasterCamera } from './raster-camera.js';
@@ -51,9 +51,10 @@ export class DepthRaster {
   /** The projected polygon being drawn, image coordinates (views of the span loop's heap). */
   private readonly u: Float64Array;
   private readonly v: Float64Array;
-  /** The span loop (raster-spans.ts), on the heap that holds every buffer above and below. */
-  private readonly spans: SpanKernel;
-  private readonly m = new Float64Array(9);
+  /** The per-pixel loops (raster-asm.ts), on the heap that holds the buffers above and below. */
+  readonly asm: RasterAsm;
+  /** The camera←local rotation of the primitive being drawn (a view of the loops' heap). */
+  private readonly m: Float64Array;
   private readonly t = new Float64Array(3);
   private readonly curved = new CurvedRasterizer();
   /** Per column: the x of the pixel-centre ray (rx, ry, −1); per row: its y; per pixel: the ray's length. */
@@ -79,7 +80,7 @@ export class DepthRaster {
     readonly height: number,
   ) {
     const pixels = width * height;
-    const at = spanHeap(width, height);
+    const at = rasterHeap(width, height);
     const heap = new ArrayBuffer(at.bytes);
     this.depth = new Float32Array(heap, at.depth, pixels);
     this.id = new Int32Array(heap, at.id, pixels);
@@ -89,8 +90,9 @@ export class DepthRaster {
     this.rayLength = new Float64Array(heap, at.rayLength, pixels);
     this.u = new Float64Array(heap, at.u, MAX_POLYGON_VERTICES);
     this.v = new Float64Array(heap, at.v, MAX_POLYGON_VERTICES);
-    this.spans = spanKernel(globalThis, null, heap);
-    this.spans.layout(width, at.depth, at.id, at.incidence, at.rayX, at.rayY, at.rayLength, at.u, at.v);
+    this.m = new Float64Array(heap, at.m, 9);
+    this.asm = rasterAsm(globalThis, RASTER_ASM_FOREIGN, heap);
+    this.asm.layout(width, at.depth, at.id, at.incidence, at.rayX, at.rayY, at.rayLength, at.u, at.v, at.m);
   }
 
   /**
@@ -282,7 +284,7 @@ export class DepthRaster {
     const rowStart = alignUp(Math.max(this.rowMin, Math.ceil(vmin - 0.5)), step);
     const rowEnd = Math.min(this.rowMax, Math.ceil(vmax - 0.5) - 1);
     if (rowStart > rowEnd) return;
-    this.spans.polygon(m, rowStart, rowEnd, step, this.colMin, this.colMax, nx, ny, nz, d, camera.far, id, this.withIncidence ? 1 : 0);
+    this.asm.polygon(m, rowStart, rowEnd, step, this.colMin, this.colMax, nx, ny, nz, d, camera.far, id, this.withIncidence ? 1 : 0);
   }
 
   /** Clips the polygon in px/py/pz (n vertices) to z ≤ zc into qx/qy/qz; returns the clipped vertex count. */

@@ -1,12 +1,14 @@
 /**
  * The depth rasterizer's curved primitives: spheres, capsules and cylinders, solved exactly per pixel (the
  * same intersection as the ray-cast reference), but only within the projection of the primitive's
- * bounding box clipped to the near plane. Nothing is allocated per pixel or per frame.
+ * bounding box clipped to the near plane. The per-pixel loop is the asm.js module's (`raster-asm.ts`);
+ * this finds where it runs. Nothing is allocated per pixel or per frame.
  */
 import { CURVED_FACE, faceId, type RasterCamera } from './raster-camera.js';
-import { PrimitiveType, type SceneGeometry } from './scene-geometry.js';
+import type { RasterAsm } from './raster-asm.js';
+import type { SceneGeometry } from './scene-geometry.js';
 
-/** The raster buffers a curved primitive is drawn into (the depth rasterizer's, see `depth-raster.ts`). */
+/** The raster a curved primitive is drawn into (the depth rasterizer, see `depth-raster.ts`). */
 export interface CurvedTarget {
   /** 1: every pixel; 2: every other pixel of every other row. */
   readonly lattice: number;
@@ -15,13 +17,10 @@ export interface CurvedTarget {
   readonly rowMax: number;
   readonly colMin: number;
   readonly colMax: number;
-  readonly rayX: Float64Array;
-  readonly rayY: Float64Array;
-  readonly depth: Float32Array;
-  readonly id: Int32Array;
-  readonly incidence: Float32Array;
   /** Whether to fill `incidence`. */
   readonly withIncidence: boolean;
+  /** The per-pixel loops, on the heap that holds the raster's buffers. */
+  readonly asm: RasterAsm;
 }
 
 /** Scratch space for drawing curved primitives into a raster. */
@@ -32,11 +31,11 @@ export class CurvedRasterizer {
   private readonly bounds = new Float64Array(4);
 
   /**
-   * Draws primitive `i` into `raster`'s buffers on its lattice. `m` is the camera←local rotation (row-major)
-   * and `t` the primitive's origin in camera coordinates.
+   * Draws primitive `i` into `raster`'s buffers on its lattice. `m` is the camera←local rotation (row-major),
+   * the heap's view where the asm.js loop reads it, and `t` the primitive's origin in camera coordinates.
    */
   draw(g: SceneGeometry, i: number, camera: RasterCamera, m: Float64Array, t: Float64Array, raster: CurvedTarget): void {
-    const { width, near, far } = camera;
+    const { near, far } = camera;
     if (!this.projectedBounds(g, i, camera, m, t)) return;
     const bounds = this.bounds;
     const step = raster.lattice;
@@ -44,102 +43,21 @@ export class CurvedRasterizer {
     const c1 = Math.min(raster.colMax, Math.ceil(bounds[1] - 0.5));
     const r0 = alignUp(Math.max(raster.rowMin, Math.floor(bounds[2] - 0.5)), step);
     const r1 = Math.min(raster.rowMax, Math.ceil(bounds[3] - 0.5));
+    // Nothing to draw; and from here every bound is within the image, as the asm.js loop needs (int32).
+    if (c0 > c1 || r0 > r1) return;
     // The camera origin in local coordinates: −mᵀ·t.
     const ox = -(m[0] * t[0] + m[3] * t[1] + m[6] * t[2]);
     const oy = -(m[1] * t[0] + m[4] * t[1] + m[7] * t[2]);
     const oz = -(m[2] * t[0] + m[5] * t[1] + m[8] * t[2]);
-    const { rayX, rayY, depth, id, incidence, withIncidence } = raster;
-    const face = faceId(i, CURVED_FACE);
-    const type = g.type(i);
     const r = g.params[i * 3];
     const half = g.params[i * 3 + 1];
-    // The arithmetic of ray-intersect.ts (sphere, cylinderSide, disc), written out: a call per pixel that
-    // V8 does not inline boxes its number arguments, several allocations per pixel.
-    const rr = r * r;
-    const sideC = ox * ox + oz * oz - rr;
     // A cylinder's caps are seen only from outside: the top one (y = +half) from above it, the bottom one
     // from below it, neither from between them. So every pixel tries the same one cap (capY), if any. (A
     // cylinder of no height has one cap, y = 0 with normal −Y, as the two-cap test gave it.)
     const hasCap = !(half > 0) || oy >= half || oy <= -half;
     const capY = half > 0 && oy <= -half ? -half : half;
     const capNy = capY > 0 ? 1 : -1;
-    for (let row = r0; row <= r1; row += step) {
-      const ry = rayY[row];
-      const o = row * width;
-      for (let col = c0; col <= c1; col += step) {
-        const rx = rayX[col];
-        // The pixel's ray r = (rx, ry, −1) in local coordinates: mᵀ·r. Its parameter t is the z-depth.
-        const dx = m[0] * rx + m[3] * ry - m[6];
-        const dy = m[1] * rx + m[4] * ry - m[7];
-        const dz = m[2] * rx + m[5] * ry - m[8];
-        let best = Infinity;
-        let nx = 0, ny = 0, nz = 0;
-        if (type === PrimitiveType.Sphere) {
-          const A = dx * dx + dy * dy + dz * dz;
-          const B = ox * dx + oy * dy + oz * dz;
-          const disc = B * B - A * (ox * ox + oy * oy + oz * oz - rr);
-          if (disc >= 0) {
-            const t = (-B - Math.sqrt(disc)) / A;
-            if (t > near) {
-              best = t;
-              nx = (ox + t * dx) / r;
-              ny = (oy + t * dy) / r;
-              nz = (oz + t * dz) / r;
-            }
-          }
-        } else {
-          // The side (capsules and cylinders).
-          const A = dx * dx + dz * dz;
-          if (A !== 0) {
-            const B = ox * dx + oz * dz;
-            const disc = B * B - A * sideC;
-            if (disc >= 0) {
-              const t = (-B - Math.sqrt(disc)) / A;
-              const y = oy + t * dy;
-              if (t > near && !(y < -half || y > half)) {
-                best = t;
-                nx = (ox + t * dx) / r;
-                ny = 0;
-                nz = (oz + t * dz) / r;
-              }
-            }
-          }
-          if (type === PrimitiveType.Capsule) {
-            // The end spheres at y = +half, then y = −half.
-            const A3 = dx * dx + dy * dy + dz * dz;
-            for (let end = 0; end < 2; end++) {
-              const py = oy - (end === 0 ? half : -half);
-              const B = ox * dx + py * dy + oz * dz;
-              const disc = B * B - A3 * (ox * ox + py * py + oz * oz - rr);
-              if (disc < 0) continue;
-              const t = (-B - Math.sqrt(disc)) / A3;
-              if (t <= near || !(t < best)) continue;
-              best = t;
-              nx = (ox + t * dx) / r;
-              ny = (py + t * dy) / r;
-              nz = (oz + t * dz) / r;
-            }
-          } else if (dy !== 0 && hasCap) {
-            const t = (capY - oy) / dy;
-            if (t > near) {
-              const x = ox + t * dx, z = oz + t * dz;
-              if (!(x * x + z * z > rr) && t < best) {
-                best = t;
-                nx = 0;
-                ny = capNy;
-                nz = 0;
-              }
-            }
-          }
-        }
-        if (best < depth[o + col] && best <= far) {
-          depth[o + col] = best;
-          id[o + col] = face;
-          // The normal is local; the ray is local too, so their angle needs no transform.
-          if (withIncidence) incidence[o + col] = Math.abs(nx * dx + ny * dy + nz * dz) / Math.sqrt(dx * dx + dy * dy + dz * dz);
-        }
-      }
-    }
+    raster.asm.curved(g.type(i), r0, r1, c0, c1, step, ox, oy, oz, r, half, hasCap ? 1 : 0, capY, capNy, near, far, faceId(i, CURVED_FACE), raster.withIncidence ? 1 : 0);
   }
 
   /**

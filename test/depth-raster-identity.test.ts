@@ -1,5 +1,5 @@
 /**
- * The depth rasterizer is fast (issue 12: its span loop in asm.js, cylinder caps decided per primitive) and
+ * The depth rasterizer is fast (issue 12: its per-pixel loops in asm.js, cylinder caps decided per primitive) and
  * bit-identical to the one before it, kept in test/helpers/reference-depth-raster.ts: every depth, face id
  * and incidence of every pixel, in every room, from many camera poses (looking at the furniture, the
  * props and the user's hands, from afar and from so close that faces cross the near plane), for whole
@@ -133,24 +133,29 @@ describe('depth rasterizer: bit-identical to the reference implementation', () =
     const camera = pinholeCamera(200, 150, (90 * Math.PI) / 180, 0.01, 10);
     const image = new Pair(200, 150);
     const lattice = new Pair(200, 150);
-    for (let pose = 0; pose < 40; pose++) {
-      // Some eyes sit inside or right next to a primitive.
-      const i = Math.floor(random() * g.count);
-      const eye: Vec3 = pose % 2 === 0 ? [g.position[i * 3] + u(-0.1, 0.1), g.position[i * 3 + 1] + u(-0.1, 0.1), g.position[i * 3 + 2] + u(-0.1, 0.1)] : [u(-1, 1), u(-0.5, 0.5), u(0, 1.5)];
-      look(camera, eye, [u(-1.5, 1.5), u(-1, 1), u(-3, 0)], [u(-1, 1), 1, u(-1, 1)]);
+    for (let pose = 0; pose < 60; pose++) {
+      // Some eyes sit inside or right next to a primitive; a third inside a curved one, looking along its
+      // axis (at a cylinder's cap from inside, which must not be drawn) or across it.
+      const i = pose % 3 === 2 ? types.indexOf(PrimitiveType.Cylinder) + 5 * Math.floor(random() * 12) - Math.floor(random() * 3) : Math.floor(random() * g.count);
+      const centre: Vec3 = [g.position[i * 3], g.position[i * 3 + 1], g.position[i * 3 + 2]];
+      const eye: Vec3 = pose % 3 === 0 ? [centre[0] + u(-0.1, 0.1), centre[1] + u(-0.1, 0.1), centre[2] + u(-0.1, 0.1)] : pose % 3 === 2 ? [...centre] : [u(-1, 1), u(-0.5, 0.5), u(0, 1.5)];
+      const along = u(-1, 1) < 0 ? -1 : 1;
+      const axis: Vec3 = [g.rot(i, 1, 0) * along, g.rot(i, 1, 1) * along, g.rot(i, 1, 2) * along];
+      const target: Vec3 = pose % 3 === 2 && pose % 2 === 0 ? [eye[0] + axis[0] + u(-0.3, 0.3), eye[1] + axis[1] + u(-0.3, 0.3), eye[2] + axis[2] + u(-0.3, 0.3)] : [u(-1.5, 1.5), u(-1, 1), u(-3, 0)];
+      look(camera, eye, target, [u(-1, 1), 1, u(-1, 1)]);
       image.render(g, camera, ALL);
       lattice.render(g, camera, ALL, 2);
     }
     expect(image.differing).toEqual([]);
     expect(lattice.differing).toEqual([]);
-    expect(image.drawn).toBeGreaterThan(40 * 200 * 150 * 0.2);
+    expect(image.drawn).toBeGreaterThan(60 * 200 * 150 * 0.2);
   });
 
-  it('runs its span loop as validated asm.js (else it is correct but several times slower)', () => {
+  it('runs its per-pixel loops as validated asm.js (else they are correct but slower)', () => {
     // V8 says whether a module was compiled as asm.js only to code run with --allow-natives-syntax.
     const kernel = fileURLToPath(new URL('../dist/kernels/depth-raster.js', import.meta.url));
-    const spans = fileURLToPath(new URL('../dist/kernels/raster-spans.js', import.meta.url));
-    const script = `const { DepthRaster } = await import(${JSON.stringify(kernel)}); const { spanKernel } = await import(${JSON.stringify(spans)}); new DepthRaster(160, 120); new DepthRaster(1280, 720); console.log(%IsAsmWasmCode(spanKernel));`;
+    const asm = fileURLToPath(new URL('../dist/kernels/raster-asm.js', import.meta.url));
+    const script = `const { DepthRaster } = await import(${JSON.stringify(kernel)}); const { rasterAsm } = await import(${JSON.stringify(asm)}); new DepthRaster(160, 120); new DepthRaster(1280, 720); console.log(%IsAsmWasmCode(rasterAsm));`;
     const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('true');
