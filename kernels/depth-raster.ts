@@ -15,6 +15,11 @@
  * lattice (every other pixel of every other row, what plane detection reads) with the same values there.
  * Primitives wholly outside the view frustum are skipped; a curved primitive is solved only within the
  * projection of its bounding box clipped to the near plane.
+ *
+ * This file and `raster-curved.ts` decide what to draw where (culling, transforms, clipping, projection,
+ * bounds); the per-pixel loops are an asm.js module (`raster-asm.ts`) whose heap holds all the buffers, so
+ * `depth`, `id`, `incidence` and the ray tables are views of one ArrayBuffer. Any change here must keep
+ * every output bit-identical to `test/helpers/reference-depth-raster.ts` (see its test).
  */
 import { boxFace, faceId, PRISM_BOTTOM_FACE, PRISM_SIDE_FACE, PRISM_TOP_FACE, type RasterCamera } from './raster-camera.js';
 import { alignUp, CurvedRasterizer } from './raster-curved.js';
@@ -48,10 +53,10 @@ export class DepthRaster {
   private readonly qx = new Float64Array(80);
   private readonly qy = new Float64Array(80);
   private readonly qz = new Float64Array(80);
-  /** The projected polygon being drawn, image coordinates (views of the span loop's heap). */
+  /** The projected polygon being drawn, image coordinates (views of the loops' heap). */
   private readonly u: Float64Array;
   private readonly v: Float64Array;
-  /** The per-pixel loops (raster-asm.ts), on the heap that holds the buffers above and below. */
+  /** The per-pixel loops (raster-asm.ts), on the heap that holds every buffer here (for this rasterizer and its curved pass). */
   readonly asm: RasterAsm;
   /** The camera←local rotation of the primitive being drawn (a view of the loops' heap). */
   private readonly m: Float64Array;
@@ -311,5 +316,4 @@ export class DepthRaster {
     }
     return m;
   }
-
 }
