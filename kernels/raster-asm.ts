@@ -8,7 +8,10 @@
  * changes how fast the code runs, never what it computes.
  *
  * The module works on one heap, an ArrayBuffer that holds the rasterizer's buffers at the offsets given to
- * `layout` ({@link rasterHeap} places them); the rasterizer's typed arrays are views of it.
+ * `layout` ({@link rasterHeap} places them); the rasterizer's typed arrays are views of it. Another
+ * per-pixel output (say, for plane detection) is another buffer in `rasterHeap`, a view in `DepthRaster`,
+ * an offset for `layout` and a store next to the face id's in both loops; another per-face value (like
+ * `face`) is another argument.
  */
 
 /** The loops' entry points (see {@link rasterAsm}). */
@@ -75,8 +78,11 @@ export function rasterHeap(width: number, height: number): RasterHeap {
  * image, so it cannot wrap). A double local is declared by an initial value with a decimal point; they are
  * 0.5, not 0.0, and no other literal is a whole number written as a double (the double 0 is the import
  * `zero`), because printers (esbuild, in bundles and in vitest) write 0.0 as 0, an integer to asm.js, and
- * the module would not validate. For the same reason the returned object's keys differ from the names. Its arithmetic is the rasterizer's, operation for operation, so its results
- * are bit-identical to the JavaScript it replaced (kept in test/helpers/reference-depth-raster.ts).
+ * the module would not validate; for the same reason the returned object's keys differ from the function
+ * names (a printer may shorten `{ f: f }` to `{ f }`). Its arithmetic is the rasterizer's, operation for
+ * operation, so its results are bit-identical to the JavaScript it replaced (kept in
+ * test/helpers/reference-depth-raster.ts); test/depth-raster-identity.test.ts checks both, and that V8
+ * validates the module.
  */
 /* eslint-disable */
 // prettier-ignore
