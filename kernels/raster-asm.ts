@@ -5,7 +5,8 @@
  * constant in a register and no per-pixel checks of the arrays it reads (as plain JavaScript the same
  * loops spent more on those checks, and on unboxing their arguments, than on their arithmetic). An engine
  * that does not validate it runs the same code as ordinary JavaScript with the same results: asm.js
- * changes how fast the code runs, never what it computes.
+ * changes how fast the code runs, never what it computes. (So does a bundler that drops the 'use asm'
+ * directive, as esbuild does; the library's own build, tsc, keeps it.)
  *
  * The module works on one heap, an ArrayBuffer that holds the rasterizer's buffers at the offsets given to
  * `layout` ({@link rasterHeap} places them); the rasterizer's typed arrays are views of it. Another
