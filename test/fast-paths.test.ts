@@ -1,11 +1,14 @@
 /**
  * The fast paths of plane observation and hand contact give exactly what the straightforward computations
  * they replaced give: the cells a depth frame marks (truncation and clamping instead of floor, coefficients
- * kept along a run of one plane's pixels), and the nearest static surface when a broad-phase pass has
- * picked the candidates first.
+ * kept along a run of one plane's pixels), the planes detected when only the tiles of a frame that can
+ * still see an unseen cell are read, and the nearest static surface when a broad-phase pass has picked the
+ * candidates first.
  */
 import { describe, expect, it } from 'vitest';
 import { observeLattice, PLANE_COEFFICIENTS, type PlaneGrids } from '../kernels/plane-observe.js';
+import { buildModel, loadScene, loadTask, Session, type TaskSpec } from '../src/index.js';
+import { OBSERVATION_STRIDE, PlaneDetector } from '../src/sensing/planes.js';
 import { PrimitiveKind, PrimitiveType, SceneGeometry } from '../kernels/scene-geometry.js';
 import { gatherNear, signedDistance, signedDistanceAmong } from '../kernels/sdf.js';
 import { Sfc32 } from '../kernels/prng.js';
@@ -47,6 +50,10 @@ describe('observeLattice', () => {
       const grids: PlaneGrids = {
         faceMap: new Int32Array(40).fill(-1),
         coefficients: new Float64Array(planes * PLANE_COEFFICIENTS),
+        facing: new Float64Array(0),
+        reach: new Float64Array(0),
+        seenBits: new Int32Array(0),
+        seenBitsStart: new Int32Array(0),
         cols,
         rows,
         seenStart: Int32Array.of(0, 1200, 1950),
@@ -87,6 +94,63 @@ describe('observeLattice', () => {
     // Pixels beyond the grids' edges (negative coordinates included) were clamped onto them.
     expect(totalClamped).toBeGreaterThan(100);
   });
+});
+
+/** A session in `scene` whose user looks around the room, with plane detection. */
+async function lookingAround(scene: string, seed: number): Promise<Session> {
+  const task: TaskSpec = {
+    id: 'test/looking-around',
+    title: 'looking around the room',
+    scene,
+    duration: 6,
+    placement: { anchor: 'open-floor', clear: [1, 1] },
+    bodies: [{ id: 'ball', mass: 0.2, friction: 0.5, restitution: 0.1, position: [0, 0.1, 0], shape: { type: 'sphere', radius: 0.1 } }],
+    validators: [{ type: 'settle', bodies: ['task:ball'], linearSpeedBelow: 0.01, milestones: [{ id: 'settles', threshold: 6 }] }],
+  };
+  return Session.create(buildModel(loadScene(scene), loadTask(task), { sensing: { planes: true } }), { seed });
+}
+
+/** Every tick's detected planes (ids, surfaces, labels, orientations, poses, polygons, lastChangedTime), and the session hash. */
+async function planesOverSession(scene: string, wholeLattice: boolean) {
+  PlaneDetector.wholeLattice = wholeLattice;
+  try {
+    const session = await lookingAround(scene, 3);
+    const ticks: string[] = [];
+    let turn = 0;
+    while (!session.done) {
+      if (session.tick % 60 === 0) session.user.head.turnTo((turn++ * 45) % 360, turn % 3 === 0 ? -45 : -15);
+      // Halfway, a table moves: its plane follows, and what the culled pass knows of where it lies must too.
+      if (session.tick === 270) session.environment.moveSurface(scene === 'kitchen' ? 'scene:dining-table' : scene === 'office' ? 'scene:desk' : 'scene:coffee-table', [0.3, 0, -0.2]);
+      session.step();
+      ticks.push(JSON.stringify(session.sensing.detectedPlanes().map((p) => [p.id, p.surface, p.semanticLabel, p.orientation, [...p.pose], p.polygon, p.lastChangedTick])));
+    }
+    const { counts } = (session.state.sensing.planes as unknown as { cull: { counts: { tests: number; pixelsRead: number; culledFrames: number; wholeFrames: number } } }).cull;
+    const camera = session.state.sensing.depth!.camera;
+    const lattice = Math.ceil(camera.width / OBSERVATION_STRIDE) * Math.ceil(camera.height / OBSERVATION_STRIDE);
+    const result = { ticks, hash: session.hash, counts: { ...counts }, lattice };
+    session.dispose();
+    return result;
+  } finally {
+    PlaneDetector.wholeLattice = false;
+  }
+}
+
+describe('plane observation of only the tiles that can still see an unseen cell', () => {
+  for (const scene of ['living-room', 'kitchen', 'office']) {
+    it(`detects exactly what the whole-lattice pass detects, tick by tick, in the ${scene}`, async () => {
+      const whole = await planesOverSession(scene, true);
+      const culled = await planesOverSession(scene, false);
+      expect(culled.ticks.length).toBe(whole.ticks.length);
+      for (let tick = 0; tick < whole.ticks.length; tick++) expect(culled.ticks[tick], `tick ${tick}`).toBe(whole.ticks[tick]);
+      expect(culled.hash).toBe(whole.hash);
+      // Planes were detected and grew, so the comparison is not of nothing.
+      expect(JSON.parse(whole.ticks.at(-1)!).length).toBeGreaterThan(4);
+      // The whole pass never culls; the culled one did, and read well under the whole lattice when it did.
+      expect(whole.counts.culledFrames).toBe(0);
+      expect(culled.counts.culledFrames).toBeGreaterThan(10);
+      expect(culled.counts.pixelsRead).toBeLessThan(0.6 * culled.counts.culledFrames * culled.lattice);
+    });
+  }
 });
 
 describe('signedDistanceAmong with gatherNear', () => {

@@ -12,7 +12,9 @@
  * label. Moving a surface changes the plane's pose only, and that alone does not move `lastChangedTime`.
  */
 import { faceId, FACES_PER_PRIMITIVE, type DepthRaster, type RasterCamera } from '../../kernels/depth-raster.js';
-import { observeLattice, PLANE_COEFFICIENTS, type PlaneGrids } from '../../kernels/plane-observe.js';
+import { observeLattice, setSeenBit } from '../../kernels/plane-observe.js';
+import { LatticeCull, observeLive } from '../../kernels/plane-cull.js';
+import { emptyGrids, frameBounds, frameCoefficients, poolGrids } from './plane-grids.js';
 import { countSeen, newTrackedPlane, type DetectedPlane, type PlaneOrientation, type TrackedPlane } from './tracked-plane.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import { EventType, PLANE_ORIENTATIONS, POSE_WORDS } from '../frame/events.js';
@@ -34,8 +36,16 @@ export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
 /** The plane detector of one session. */
 export class PlaneDetector {
   private readonly planes: TrackedPlane[] = [];
+  /**
+   * For tests and benchmarks: observe every pixel of the lattice, not only the tiles that can still see an
+   * unseen cell (`kernels/plane-cull.ts`). Both mark the same cells.
+   */
+  static wholeLattice = false;
   /** Every plane's grid and, for the frame being observed, coefficients; the face map lists the planes that can still grow. */
-  private grids: PlaneGrids = { faceMap: new Int32Array(0), coefficients: new Float64Array(0), cols: new Int32Array(0), rows: new Int32Array(0), seenStart: new Int32Array(0), seen: new Uint8Array(0) };
+  private grids = emptyGrids();
+  /** The planes that can still grow, for the frame being observed. */
+  private active = new Int32Array(0);
+  private readonly cull = new LatticeCull();
   /** Whether anything was seen, moved, added or removed since the last update. */
   private changed = true;
   /** The earliest time a qualified plane is due to be reported. */
@@ -70,7 +80,8 @@ export class PlaneDetector {
     }
     const plane = newTrackedPlane(this.planes.length, surface, candidate, minX, minZ, cols, rows, insideCells);
     this.planes.push(plane);
-    this.poolGrids();
+    this.grids = poolGrids(this.planes, this.grids);
+    if (this.active.length < this.planes.length) this.active = new Int32Array(2 * this.planes.length);
     this.placePlane(plane);
     this.rebuildFaceMap();
     return plane.id;
@@ -111,49 +122,32 @@ export class PlaneDetector {
   /**
    * Marks what a depth frame saw: `depth` and `ids` are the rasterizer's buffers for `camera`. Every other
    * pixel of every other row is enough: at 5 cm cells a pixel covers a few millimetres at arm's length and
-   * a few centimetres across the room. Planes whose polygon is already the whole face are skipped. `rays`:
-   * the rasterizer's ray tables for `camera` (its buffers' owner).
+   * a few centimetres across the room. Planes whose polygon is already the whole face are skipped, and so
+   * are the parts of the frame where no pixel can land in a cell not yet seen. `rays`: the rasterizer's ray
+   * tables for `camera` (its buffers' owner).
    */
   observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number, rays: Pick<DepthRaster, 'rayX' | 'rayY'>): void {
     const { width, height } = camera;
     const capacity = 2 * Math.ceil(width / OBSERVATION_STRIDE) * Math.ceil(height / OBSERVATION_STRIDE);
     if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
-    this.frameCoefficients(camera);
-    const found = observeLattice(this.grids, width, height, OBSERVATION_STRIDE, depth, ids, rays.rayX, rays.rayY, minRange, maxRange, this.newCells);
+    const grids = this.grids;
+    const { cellSize } = this.model;
+    const active = frameCoefficients(this.planes, grids, camera, cellSize, this.active);
+    let found: number;
+    if (PlaneDetector.wholeLattice || !this.cull.nextFrame()) {
+      found = observeLattice(grids, width, height, OBSERVATION_STRIDE, depth, ids, rays.rayX, rays.rayY, minRange, maxRange, this.newCells);
+    } else {
+      frameBounds(this.planes, grids, camera, cellSize, minRange, this.active, active);
+      found = observeLive(grids, width, height, OBSERVATION_STRIDE, depth, ids, rays.rayX, rays.rayY, minRange, maxRange, this.active, active, this.cull, this.newCells);
+    }
     if (found > 0) this.changed = true;
     for (let n = 0; n < found; n += 2) {
       const plane = this.planes[this.newCells[n]];
       const cell = this.newCells[n + 1];
       const r = Math.floor(cell / plane.cols);
-      countSeen(plane, cell - r * plane.cols, r);
-    }
-  }
-
-  /**
-   * For this frame's camera, per observed plane: the cell coordinates of a pixel's point as affine functions
-   * of its depth z and ray (rx, ry, −1). With the plane's in-plane axes a (column) and b (row), its origin O,
-   * the camera at C with world→camera rotation R: column = (a·(C − O) − minX)/cell + z·(Ra)·r/cell, and
-   * likewise for the row, so a pixel costs two dot products instead of a change of frame.
-   */
-  private frameCoefficients(camera: RasterCamera): void {
-    const k = this.grids.coefficients;
-    const R = camera.rotation;
-    const C = camera.position;
-    const cell = this.model.cellSize;
-    for (const plane of this.planes) {
-      if (plane.removed || plane.full) continue;
-      const a = plane.axes;
-      const dx = C[0] - plane.origin[0], dy = C[1] - plane.origin[1], dz = C[2] - plane.origin[2];
-      for (let axis = 0; axis < 2; axis++) {
-        // Axis 0 (x, columns) and axis 2 (z, rows) of plane space.
-        const e = axis === 0 ? 0 : 6;
-        const o = plane.id * PLANE_COEFFICIENTS + axis * 4;
-        const min = axis === 0 ? plane.minX : plane.minZ;
-        k[o] = (a[e] * dx + a[e + 1] * dy + a[e + 2] * dz - min) / cell;
-        k[o + 1] = (R[0] * a[e] + R[1] * a[e + 1] + R[2] * a[e + 2]) / cell;
-        k[o + 2] = (R[3] * a[e] + R[4] * a[e + 1] + R[5] * a[e + 2]) / cell;
-        k[o + 3] = (R[6] * a[e] + R[7] * a[e + 1] + R[8] * a[e + 2]) / cell;
-      }
+      const c = cell - r * plane.cols;
+      countSeen(plane, c, r);
+      setSeenBit(grids, plane.id, c, r);
     }
   }
 
@@ -260,32 +254,6 @@ export class PlaneDetector {
     plane.pose.set(quatFromAxes([a[3], a[4], a[5]], [a[6], a[7], a[8]]), 3);
     const ny = plane.axes[4];
     plane.orientation = Math.abs(ny) >= HORIZONTAL_COS ? 'horizontal' : Math.abs(ny) <= VERTICAL_SIN ? 'vertical' : null;
-  }
-
-  /** Lays every plane's grid out in one pool (again, with what each has seen, when a plane is added). */
-  private poolGrids(): void {
-    const n = this.planes.length;
-    const seenStart = new Int32Array(n);
-    let total = 0;
-    for (let p = 0; p < n; p++) {
-      seenStart[p] = total;
-      total += this.planes[p].cols * this.planes[p].rows;
-    }
-    const seen = new Uint8Array(total);
-    for (let p = 0; p < n; p++) {
-      const plane = this.planes[p];
-      const cells = plane.cols * plane.rows;
-      seen.set(plane.seen, seenStart[p]);
-      plane.seen = seen.subarray(seenStart[p], seenStart[p] + cells);
-    }
-    this.grids = {
-      faceMap: this.grids.faceMap,
-      coefficients: new Float64Array(n * PLANE_COEFFICIENTS),
-      cols: Int32Array.from(this.planes, (p) => p.cols),
-      rows: Int32Array.from(this.planes, (p) => p.rows),
-      seenStart,
-      seen,
-    };
   }
 
   private rebuildFaceMap(): void {
