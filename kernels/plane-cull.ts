@@ -5,25 +5,23 @@
  * not yet seen. Most pixels of a room already looked at land in seen cells, so the lattice is cut into
  * tiles, halved again and again, and a tile is dropped for a plane as soon as it is proven that no pixel of
  * that plane's face in it can land in an unseen cell; tiles with no plane left are not read at all. What the
- * pass marks is exactly what the whole pass ({@link observeLattice}) marks.
+ * pass marks is exactly what the whole pass (`observeLattice`) marks.
  *
- * The proof for one tile and plane uses the rays through its corner pixels (the ray tables' own values).
- * A pixel's ray is a convex combination of them. When all four meet the plane in front of the camera, so
+ * The proof for one tile and plane. The tile's pixel rays (rx, ry, −1) lie in the box of rays its corner
+ * pixels span (the ray tables' own values); those that can show the face also lie in the plane's box of
+ * rays ({@link planeReach}: the rays meeting its grid, widened by CELL_MARGIN, at a depth the pass
+ * observes, since the rasterizer fills only pixels whose centres lie on the face), so the tile's box is
+ * cut down to that. If the face is turned away, or the cut box is empty, or all four of its corner rays
+ * meet the plane behind the camera, the tile shows no pixel of the face. If all four meet it in front, so
  * does every ray between them, and the points they meet are convex combinations of the four corners'
  * points; plane coordinates are affine, so each pixel's exact cell coordinates lie in the corners' bounding
- * box. A pixel's computed coordinates differ from the exact ones only by the rounding of its float32 depth
- * (relative 2⁻²⁴, a few ten-thousandths of a cell at 65 m) and of float64 sums: {@link CELL_MARGIN} covers
- * them many times over. If every cell of the widened box has been seen, no pixel of that face in the tile can mark anything. If the box misses the grid, or all four rays meet
- * the plane behind the camera, or the face is turned away, the tile shows no pixel of that face at all (the
- * rasterizer fills only pixels whose centres lie on the face, in front, facing the camera). A tile that
- * sees the plane's horizon proves nothing and is halved; its halves usually do.
- *
- * Before that, a tile's rays are cut down to the plane's box of rays ({@link planeReach}): the rays that
- * meet its grid, widened by CELL_MARGIN, at a depth the pass observes. A pixel outside that box cannot show
- * the face, so the four corners are taken from the cut box, which never sees the horizon (the grid is
- * bounded), and tiles beside the face prove nothing is there without any further arithmetic.
+ * box. A pixel's computed coordinates differ from the exact ones only by the rounding of its float32
+ * depth (relative 2⁻²⁴: a ten-thousandth of a cell at 65 m) and of float64 sums, which CELL_MARGIN covers
+ * many times over. A box outside the grid holds no pixel of the face; a box whose cells have all been seen
+ * holds no pixel that can mark anything. A tile whose corner rays meet the plane on both sides of the
+ * camera (it sees the plane's horizon) proves nothing and is halved.
  */
-import { observeTile, PLANE_FACING, seenBitsWords, type PlaneGrids } from './plane-observe.js';
+import { observeTile, PLANE_COEFFICIENTS, PLANE_FACING, seenBitsWords, type PlaneGrids } from './plane-observe.js';
 
 /** A tile of at most this many lattice columns and rows is read rather than halved. */
 export const LEAF_COLUMNS = 12;
@@ -32,7 +30,12 @@ export const LEAF_ROWS = 12;
 export const CELL_MARGIN = 0.25;
 /** |n · ray| below which a corner's ray counts as parallel to the plane (rounding of the normals is ~1e-15). */
 const PARALLEL = 1e-9;
-/** A face whose plane passes within this distance (metres) of the camera is not bounded at all. */
+/**
+ * The camera's distance (metres) from a face's plane, on its back side, beyond which the rasterizer surely
+ * draws none of it (its own test is n · p < 0, rounded at ~1e-15); and on its front side, within which the
+ * face is seen nearly edge-on and not bounded at all.
+ */
+const TURNED_AWAY = 1e-9;
 const EDGE_ON = 1e-3;
 /** Rays added on every side of a plane's box of rays (rounding there is ~1e-14). */
 const RAY_SLACK = 1e-7;
@@ -189,7 +192,7 @@ function mayReveal(grids: PlaneGrids, plane: number, rxa: number, rxb: number, r
   const o = plane * PLANE_FACING;
   const nx = f[o], ny = f[o + 1], nz = f[o + 2], d = f[o + 3];
   // Turned away: the rasterizer draws none of it. Nearly edge-on: not worth bounding.
-  if (d >= PARALLEL) return false;
+  if (d >= TURNED_AWAY) return false;
   if (d > -EDGE_ON) return true;
   const daa = nx * rxa + ny * rya - nz, dba = nx * rxb + ny * rya - nz;
   const dab = nx * rxa + ny * ryb - nz, dbb = nx * rxb + ny * ryb - nz;
@@ -197,7 +200,7 @@ function mayReveal(grids: PlaneGrids, plane: number, rxa: number, rxb: number, r
   if (daa >= PARALLEL && dba >= PARALLEL && dab >= PARALLEL && dbb >= PARALLEL) return false;
   if (!(daa <= -PARALLEL && dba <= -PARALLEL && dab <= -PARALLEL && dbb <= -PARALLEL)) return true;
   const k = grids.coefficients;
-  const kc = plane * 8;
+  const kc = plane * PLANE_COEFFICIENTS;
   const k0 = k[kc], k1 = k[kc + 1], k2 = k[kc + 2], k3 = k[kc + 3];
   const k4 = k[kc + 4], k5 = k[kc + 5], k6 = k[kc + 6], k7 = k[kc + 7];
   let zc = d / daa;
