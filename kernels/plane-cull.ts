@@ -21,7 +21,7 @@
  * holds no pixel that can mark anything. A tile whose corner rays meet the plane on both sides of the
  * camera (it sees the plane's horizon) proves nothing and is halved.
  */
-import { observeTile, PLANE_COEFFICIENTS, PLANE_FACING, seenBitsWords, type PlaneGrids } from './plane-observe.js';
+import { observeTile, PLANE_COEFFICIENTS, PLANE_FACING, seenBitsWords, type LatticeFrame, type PlaneGrids } from './plane-observe.js';
 
 /** A tile of at most this many lattice columns and rows is read rather than halved. */
 export const LEAF_COLUMNS = 12;
@@ -99,22 +99,8 @@ export class LatticeCull {
  * first `activeCount`) can still see an unseen cell. `grids.coefficients`, `facing` and `reach` must be
  * those of the frame's camera. Returns the count written to `newCells`.
  */
-export function observeLive(
-  grids: PlaneGrids,
-  width: number,
-  height: number,
-  stride: number,
-  depth: Float32Array,
-  ids: Int32Array,
-  rayX: Float64Array,
-  rayY: Float64Array,
-  minRange: number,
-  maxRange: number,
-  active: Int32Array,
-  activeCount: number,
-  cull: LatticeCull,
-  newCells: Int32Array,
-): number {
+export function observeLive(grids: PlaneGrids, frame: LatticeFrame, active: Int32Array, activeCount: number, cull: LatticeCull, newCells: Int32Array): number {
+  const { width, height, stride, rayX, rayY } = frame;
   const latticeCols = Math.ceil(width / stride);
   const latticeRows = Math.ceil(height / stride);
   cull.reserve(latticeCols, latticeRows, grids.cols.length);
@@ -142,7 +128,7 @@ export function observeLive(
       const serial = ++cull.serial;
       for (let i = kept; i < kept + count; i++) stamp[pool[i]] = serial;
       pixelsRead += (c1 - c0 + 1) * (r1 - r0 + 1);
-      found = observeTile(grids, width, stride, depth, ids, rayX, rayY, minRange, maxRange, c0, c1, r0, r1, stamp, serial, newCells, found);
+      found = observeTile(grids, frame, c0, c1, r0, r1, stamp, serial, newCells, found);
     } else if ((c1 - c0) * LEAF_ROWS >= (r1 - r0) * LEAF_COLUMNS) {
       const middle = (c0 + c1) >> 1;
       top = pushTile(stack, top, middle + 1, c1, r0, r1, kept, count);

@@ -55,26 +55,30 @@ export function setSeenBit(grids: PlaneGrids, plane: number, c: number, r: numbe
 }
 
 /**
- * Marks the cells seen by the pixels of every `stride`-th column of every `stride`-th row whose face is
- * in `faceMap` and whose depth lies in [minRange, maxRange]. Writes each newly seen cell to `newCells` as
- * (plane, cell index) and returns how many there are; `newCells` must hold two numbers per pixel read.
+ * A depth frame as plane detection reads it: the rasterizer's buffers (`width` × `height`, row-major) and ray
+ * tables, the lattice (every `stride`-th column of every `stride`-th row) and the depths observed.
  */
-export function observeLattice(
-  grids: PlaneGrids,
-  width: number,
-  height: number,
-  stride: number,
-  depth: Float32Array,
-  ids: Int32Array,
-  rayX: Float64Array,
-  rayY: Float64Array,
-  minRange: number,
-  maxRange: number,
-  newCells: Int32Array,
-): number {
-  const lastCol = Math.ceil(width / stride) - 1;
-  const lastRow = Math.ceil(height / stride) - 1;
-  return observeTile(grids, width, stride, depth, ids, rayX, rayY, minRange, maxRange, 0, lastCol, 0, lastRow, null, 0, newCells, 0);
+export interface LatticeFrame {
+  width: number;
+  height: number;
+  stride: number;
+  depth: Float32Array;
+  ids: Int32Array;
+  rayX: Float64Array;
+  rayY: Float64Array;
+  minRange: number;
+  maxRange: number;
+}
+
+/**
+ * Marks the cells seen by the lattice pixels of `frame` whose face is in `faceMap` and whose depth lies in
+ * [minRange, maxRange]. Writes each newly seen cell to `newCells` as (plane, cell index) and returns how
+ * many there are; `newCells` must hold two numbers per pixel read.
+ */
+export function observeLattice(grids: PlaneGrids, frame: LatticeFrame, newCells: Int32Array): number {
+  const lastCol = Math.ceil(frame.width / frame.stride) - 1;
+  const lastRow = Math.ceil(frame.height / frame.stride) - 1;
+  return observeTile(grids, frame, 0, lastCol, 0, lastRow, null, 0, newCells, 0);
 }
 
 /**
@@ -82,25 +86,8 @@ export function observeLattice(
  * pixels), for the planes whose `stamp` is `serial` (every plane when `stamp` is null). Newly seen cells
  * go to `newCells` from `found`; returns the new count.
  */
-export function observeTile(
-  grids: PlaneGrids,
-  width: number,
-  stride: number,
-  depth: Float32Array,
-  ids: Int32Array,
-  rayX: Float64Array,
-  rayY: Float64Array,
-  minRange: number,
-  maxRange: number,
-  c0: number,
-  c1: number,
-  r0: number,
-  r1: number,
-  stamp: Int32Array | null,
-  serial: number,
-  newCells: Int32Array,
-  found: number,
-): number {
+export function observeTile(grids: PlaneGrids, frame: LatticeFrame, c0: number, c1: number, r0: number, r1: number, stamp: Int32Array | null, serial: number, newCells: Int32Array, found: number): number {
+  const { width, stride, depth, ids, rayX, rayY, minRange, maxRange } = frame;
   const { faceMap, coefficients: k, cols, rows, seenStart, seen } = grids;
   const faces = faceMap.length;
   for (let lr = r0; lr <= r1; lr++) {

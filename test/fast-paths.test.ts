@@ -81,7 +81,8 @@ describe('observeLattice', () => {
       const rayY = Float64Array.from({ length: height }, (_, r) => -(r + 0.5 - height / 2) / 40);
       const expected = referenceCells(grids, width, height, depth, ids, rayX, rayY, 0.25, 3);
       const out = new Int32Array(width * height);
-      const found = observeLattice(grids, width, height, 2, depth, ids, rayX, rayY, 0.25, 3, out);
+      const frame = { width, height, stride: 2, depth, ids, rayX, rayY, minRange: 0.25, maxRange: 3 };
+      const found = observeLattice(grids, frame, out);
       const marked = new Set<string>();
       for (let n = 0; n < found; n += 2) marked.add(`${out[n]}:${out[n + 1]}`);
       expect(found / 2).toBe(marked.size);
@@ -89,7 +90,7 @@ describe('observeLattice', () => {
       expect(expected.size).toBeGreaterThan(10);
       totalClamped += expected.clamped!;
       // Cells marked are remembered: the same frame again marks nothing.
-      expect(observeLattice(grids, width, height, 2, depth, ids, rayX, rayY, 0.25, 3, out)).toBe(0);
+      expect(observeLattice(grids, frame, out)).toBe(0);
     }
     // Pixels beyond the grids' edges (negative coordinates included) were clamped onto them.
     expect(totalClamped).toBeGreaterThan(100);

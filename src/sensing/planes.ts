@@ -12,7 +12,7 @@
  * label. Moving a surface changes the plane's pose only, and that alone does not move `lastChangedTime`.
  */
 import { faceId, FACES_PER_PRIMITIVE, type DepthRaster, type RasterCamera } from '../../kernels/depth-raster.js';
-import { observeLattice, setSeenBit } from '../../kernels/plane-observe.js';
+import { observeLattice, setSeenBit, type LatticeFrame } from '../../kernels/plane-observe.js';
 import { LatticeCull, observeLive } from '../../kernels/plane-cull.js';
 import { emptyGrids, frameBounds, frameCoefficients, poolGrids } from './plane-grids.js';
 import { countSeen, newTrackedPlane, type DetectedPlane, type PlaneOrientation, type TrackedPlane } from './tracked-plane.js';
@@ -46,6 +46,8 @@ export class PlaneDetector {
   /** The planes that can still grow, for the frame being observed. */
   private active = new Int32Array(0);
   private readonly cull = new LatticeCull();
+  /** The frame being observed, as the kernels read it (filled in place each frame). */
+  private readonly frame: LatticeFrame = { width: 0, height: 0, stride: OBSERVATION_STRIDE, depth: new Float32Array(0), ids: new Int32Array(0), rayX: new Float64Array(0), rayY: new Float64Array(0), minRange: 0, maxRange: 0 };
   /** Whether anything was seen, moved, added or removed since the last update. */
   private changed = true;
   /** The earliest time a qualified plane is due to be reported. */
@@ -131,14 +133,23 @@ export class PlaneDetector {
     const capacity = 2 * Math.ceil(width / OBSERVATION_STRIDE) * Math.ceil(height / OBSERVATION_STRIDE);
     if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
     const grids = this.grids;
+    const frame = this.frame;
+    frame.width = width;
+    frame.height = height;
+    frame.depth = depth;
+    frame.ids = ids;
+    frame.rayX = rays.rayX;
+    frame.rayY = rays.rayY;
+    frame.minRange = minRange;
+    frame.maxRange = maxRange;
     const { cellSize } = this.model;
     const active = frameCoefficients(this.planes, grids, camera, cellSize, this.active);
     let found: number;
     if (PlaneDetector.wholeLattice || !this.cull.nextFrame()) {
-      found = observeLattice(grids, width, height, OBSERVATION_STRIDE, depth, ids, rays.rayX, rays.rayY, minRange, maxRange, this.newCells);
+      found = observeLattice(grids, frame, this.newCells);
     } else {
       frameBounds(this.planes, grids, camera, cellSize, minRange, this.active, active);
-      found = observeLive(grids, width, height, OBSERVATION_STRIDE, depth, ids, rays.rayX, rays.rayY, minRange, maxRange, this.active, active, this.cull, this.newCells);
+      found = observeLive(grids, frame, this.active, active, this.cull, this.newCells);
     }
     if (found > 0) this.changed = true;
     for (let n = 0; n < found; n += 2) {
