@@ -9,6 +9,7 @@
  * pixels (one draw per dropout rather than one per pixel). Nothing is allocated per frame.
  */
 import { CounterStream, mix32, U32_TO_UNIT, ZIGGURAT_K, ZIGGURAT_LAYER_MASK, ZIGGURAT_W } from './counter-rng.js';
+import { simdPass, simdServes } from './depth-noise-simd.js';
 
 // The literals the hot loop uses for these constants (see measureDepth).
 if (U32_TO_UNIT !== 2.3283064365386963e-10 || ZIGGURAT_LAYER_MASK !== 127) throw new Error('depth-noise: the literals in measureDepth no longer match counter-rng.ts');
@@ -94,6 +95,37 @@ export class DepthNoiseStreams {
  * those must be rendered too.
  */
 export function measureDepth(
+  depth: Float32Array,
+  incidence: Float32Array,
+  width: number,
+  height: number,
+  p: DepthNoiseModel,
+  noise: DepthNoiseStreams | null,
+  out: Uint16Array,
+  frame = 0,
+  rowStart = 0,
+  rowEnd = height,
+  colStart = 0,
+  colEnd = width,
+): void {
+  const whole = rowStart === 0 && rowEnd === height && colStart === 0 && colEnd === width;
+  const simd = noise && whole ? simdPass() : null;
+  if (!noise || !simd || !simdServes(p, width, height, depth, incidence, out)) {
+    measureDepthReference(depth, incidence, width, height, p, noise, out, frame, rowStart, rowEnd, colStart, colEnd);
+    return;
+  }
+  noise.seek(frame);
+  const slow = simd.run(depth, incidence, width, height, p, noise, out);
+  finishRejections(noise.error, p, simd.slowIndex, simd.slowDepth, slow, out);
+  if (p.dropout > 0) dropOut(noise.dropout, p.dropout, width, out, 0, height, 0, width);
+}
+
+/**
+ * The pass in plain JS: the reference the SIMD pass (`depth-noise-simd.ts`) must match bit for bit, and what
+ * measures windows (single pixels) and parameters or runtimes the SIMD pass does not serve. Same arguments
+ * as {@link measureDepth}.
+ */
+export function measureDepthReference(
   depth: Float32Array,
   incidence: Float32Array,
   width: number,
@@ -216,12 +248,17 @@ export function measureDepth(
       out[i] = x < 1 ? 1 : x >= 65536 ? 65535 : x | 0; // MAX_DEPTH_MM = 65535
     }
   }
-  const error = noise.error;
-  for (let k = 0; k < slow; k++) {
+  finishRejections(noise.error, p, slowIndex, slowDepth, slow, out);
+  if (p.dropout > 0) dropOut(noise.dropout, p.dropout, width, out, rowStart, rowEnd, colStart, colEnd);
+}
+
+/** The pixels whose error draw is a ziggurat rejection: `count` pixel indices and their depths before the error. */
+function finishRejections(error: CounterStream, p: DepthNoiseModel, slowIndex: Int32Array, slowDepth: Float64Array, count: number, out: Uint16Array): void {
+  const { bias1, sigma0, sigma1, sigma2 } = p;
+  for (let k = 0; k < count; k++) {
     const z = slowDepth[k];
     out[slowIndex[k]] = millimetres(z + bias1 * z + (sigma0 + sigma1 * z + sigma2 * z * z) * error.normal(slowIndex[k]));
   }
-  if (p.dropout > 0) dropOut(noise.dropout, p.dropout, width, out, rowStart, rowEnd, colStart, colEnd);
 }
 
 /**

@@ -1,0 +1,160 @@
+/**
+ * The depth noise pass in WebAssembly SIMD (source: `depth-noise.wat`, bytes: `depth-noise-wasm.ts`): bit for
+ * bit the reference pass of `depth-noise.ts` over a whole frame, four pixels at a time. One instance per
+ * thread holds the frame: the ideal image is copied in (about 4 µs for 160×120), measured, and the reading
+ * copied out; the ziggurat's rare rejections are listed for the caller to finish in JS (they need
+ * Math.log and Math.exp), as the reference does.
+ *
+ * It serves the parameters a sensor has (`simdServes`); anything else, a window smaller than the frame, or a
+ * runtime without WebAssembly SIMD runs the JS reference. The memory grows only for a larger frame than any
+ * before: nothing is allocated per frame.
+ */
+import { ZIGGURAT_K, ZIGGURAT_W } from './counter-rng.js';
+import type { DepthNoiseModel, DepthNoiseStreams } from './depth-noise.js';
+import { DEPTH_NOISE_WASM } from './depth-noise-wasm.js';
+
+type Measure = (
+  w: number, h: number, depth: number, incidence: number, out: number, slowIdx: number, slowZ: number,
+  em: number, eo: number, mm: number, mo: number, gm: number, go: number,
+  minRange: number, maxRange: number, bias1: number, s0: number, s1: number, s2: number,
+  edgesOn: number, edgeLo: number, edgeStep: number, mixedT: number, mixedPixel: number,
+  grazeUp: number, gFull: number, gStart: number, gSpan: number,
+) => number;
+
+/** The part of the WebAssembly API used here (the project's TS libs do not declare it; Node and browsers have it). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
+}
+
+/** Bytes the module keeps for itself: the ziggurat's table (128 × 16) and a scratch. */
+const RESERVED = 4096;
+const PAGE = 65536;
+
+/** The module's instance and its views of the current frame's buffers. */
+class SimdPass {
+  readonly measure: Measure;
+  readonly memory: WasmMemory;
+  pixels = 0;
+  depth = new Float32Array(0);
+  incidence = new Float32Array(0);
+  out = new Uint16Array(0);
+  /** The rejections of the last pass: pixel indices and their depths before the error. */
+  slowIndex = new Int32Array(0);
+  slowDepth = new Float64Array(0);
+  private readonly offsets = { depth: 0, incidence: 0, out: 0, slowIndex: 0, slowDepth: 0 };
+
+  constructor(exports: Record<string, unknown>) {
+    this.measure = exports.measure as Measure;
+    this.memory = exports.memory as WasmMemory;
+    const table = new DataView(this.memory.buffer);
+    for (let layer = 0; layer < 128; layer++) {
+      table.setFloat64(layer * 16, ZIGGURAT_W[layer], true);
+      table.setInt32(layer * 16 + 8, ZIGGURAT_K[layer], true);
+    }
+  }
+
+  /** Lays out buffers for frames of `pixels` pixels, growing the memory if it must. */
+  reserve(pixels: number): void {
+    if (this.pixels >= pixels) return;
+    const aligned = (bytes: number) => Math.ceil(bytes / 16) * 16;
+    const o = this.offsets;
+    // The depth image has 16 bytes to spare on both sides: the SIMD loads of a row's neighbours reach past it.
+    o.depth = RESERVED + 16;
+    o.incidence = o.depth + aligned(pixels * 4) + 16;
+    o.out = o.incidence + aligned(pixels * 4);
+    o.slowIndex = o.out + aligned(pixels * 2);
+    o.slowDepth = o.slowIndex + aligned(pixels * 4);
+    const bytes = o.slowDepth + pixels * 8;
+    if (bytes > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
+    const buffer = this.memory.buffer;
+    this.depth = new Float32Array(buffer, o.depth, pixels);
+    this.incidence = new Float32Array(buffer, o.incidence, pixels);
+    this.out = new Uint16Array(buffer, o.out, pixels);
+    this.slowIndex = new Int32Array(buffer, o.slowIndex, pixels);
+    this.slowDepth = new Float64Array(buffer, o.slowDepth, pixels);
+    this.pixels = pixels;
+  }
+
+  /** Measures a whole frame into `out` (see measureDepth); returns the number of rejections listed. */
+  run(depth: Float32Array, incidence: Float32Array, width: number, height: number, p: DepthNoiseModel, noise: DepthNoiseStreams, out: Uint16Array): number {
+    this.reserve(width * height);
+    this.depth.set(depth);
+    this.incidence.set(incidence);
+    const o = this.offsets;
+    const { error, mixed, grazing } = noise;
+    const edgesOn = p.mixedPixel > 0 && Number.isFinite(p.edgeStep);
+    const slow = this.measure(
+      width, height, o.depth, o.incidence, o.out, o.slowIndex, o.slowDepth,
+      error.multiplier, error.offset, mixed.multiplier, mixed.offset, grazing.multiplier, grazing.offset,
+      p.minRange, p.maxRange, p.bias1, p.sigma0, p.sigma1, p.sigma2,
+      edgesOn ? 1 : 0, edgesOn ? f32Below(p.edgeStep) : 0, p.edgeStep, mixedThreshold(p.mixedPixel), p.mixedPixel,
+      leastF32AtLeast(p.grazingCosStart), p.grazingCosFull, p.grazingCosStart, p.grazingCosStart - p.grazingCosFull,
+    );
+    out.set(this.out);
+    return slow;
+  }
+}
+
+let pass: SimdPass | null | undefined;
+
+/** The thread's SIMD pass, or null where WebAssembly SIMD is missing (compiled on first use). */
+export function simdPass(): SimdPass | null {
+  if (pass === undefined) {
+    pass = null;
+    const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+    if (wasm && wasm.validate(DEPTH_NOISE_WASM)) pass = new SimdPass(new wasm.Instance(new wasm.Module(DEPTH_NOISE_WASM), {}).exports);
+  }
+  return pass;
+}
+
+/** Turns the SIMD pass off (or back on) in this thread: for tests and benchmarks that compare it with the reference. */
+export function setSimdEnabled(enabled: boolean): void {
+  pass = enabled ? undefined : null;
+}
+
+/**
+ * Whether the SIMD pass computes exactly the reference's result for these parameters and buffers: rows a
+ * whole number of lanes wide, an edge step whose f32 prefilter is sound (a normal float) and a mixed-pixel
+ * probability below 1.
+ */
+export function simdServes(p: DepthNoiseModel, width: number, height: number, depth: Float32Array, incidence: Float32Array, out: Uint16Array): boolean {
+  const pixels = width * height;
+  if (width % 4 !== 0 || pixels === 0 || depth.length !== pixels || incidence.length !== pixels || out.length < pixels) return false;
+  if (p.mixedPixel > 0 && Number.isFinite(p.edgeStep) && !(p.edgeStep >= 1e-30 && p.edgeStep <= 1e30)) return false;
+  return !(mixedThreshold(p.mixedPixel) > 0xffffffff);
+}
+
+/** The mixed draw h (as u32) is below mixedPixel, h·2^-32 < p, exactly when h < ⌈p·2^32⌉. */
+function mixedThreshold(mixedPixel: number): number {
+  const t = Math.ceil(mixedPixel * 4294967296);
+  return t > 0 ? t : 0;
+}
+
+/**
+ * An f32 below x by more than f32 rounding can move a difference: |a − b| > x in f64 implies |a − b| > it
+ * in f32 (the f32 difference is within 2^-24 of the exact one), so the f32 test misses no edge.
+ */
+function f32Below(x: number): number {
+  return Math.fround(x * (1 - 2 ** -16));
+}
+
+const bits = new Uint32Array(1);
+const asFloat = new Float32Array(bits.buffer);
+
+/** The least f32 at least x: for an f32 c, c < x exactly when c < it. */
+function leastF32AtLeast(x: number): number {
+  if (Number.isNaN(x)) return -Infinity;
+  asFloat[0] = x;
+  if (asFloat[0] < x) {
+    // The next f32 up: one more in magnitude above 0, one less below it (±0 go to the least positive).
+    if (asFloat[0] === 0) bits[0] = 1;
+    else bits[0] += asFloat[0] > 0 ? 1 : -1;
+  }
+  return asFloat[0];
+}

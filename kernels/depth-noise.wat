@@ -1,0 +1,219 @@
+;; The depth noise pass in WebAssembly SIMD: the source of kernels/depth-noise-wasm.ts (`npm run wasm`
+;; regenerates it; a test checks that the committed bytes match this file). It computes exactly what
+;; measureDepthReference in depth-noise.ts computes for a whole frame, four pixels at a time; the JS
+;; around it (depth-noise-simd.ts) copies the frame in and out, finishes the ziggurat's rejections and
+;; applies dropouts, as the reference does.
+;;
+;; Bit-identity: integer hashing is i32x4 (wrapping multiply, shifts, xor: the same as Math.imul and
+;; >>>), and every value the reference computes in f64 is computed in f64 here (f64x2 or scalar) with the
+;; same operations in the same order; +, −, ×, ÷ and the conversions are exact IEEE in both. Two tests
+;; run in f32 on four lanes at once, and both only decide whether a group of four takes a rare path:
+;;  - "may be an edge": |n − z| > edgeLo in f32, where edgeLo is an f32 a little below edgeStep, so it is
+;;    true wherever the exact f64 test is (an f32 difference is within 2^-24 of the exact one); lanes it
+;;    picks, whose mixed draw is below mixedPixel, then take the exact f64 test ($blend);
+;;  - "may graze": cos < grazeUp in f32, where grazeUp is the least f32 ≥ grazingCosStart: for an f32
+;;    cos that is exactly `cos < grazingCosStart`; those lanes take the exact f64 test ($graze).
+;;
+;; Memory: the ziggurat's table at 0 (128 entries of 16 bytes: W as f64, then K as i32), a scratch of 64
+;; bytes at 2048; the buffers wherever the JS puts them (depth with 16 bytes to spare on both sides).
+(module
+  (memory (export "memory") 1)
+
+  ;; Murmur3's 32-bit finaliser on four lanes (counter-rng.ts's mix32).
+  (func $mix32x4 (param $x v128) (result v128)
+    (local.set $x (v128.xor (local.get $x) (i32x4.shr_u (local.get $x) (i32.const 16))))
+    (local.set $x (i32x4.mul (local.get $x) (v128.const i32x4 0x85ebca6b 0x85ebca6b 0x85ebca6b 0x85ebca6b)))
+    (local.set $x (v128.xor (local.get $x) (i32x4.shr_u (local.get $x) (i32.const 13))))
+    (local.set $x (i32x4.mul (local.get $x) (v128.const i32x4 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35)))
+    (v128.xor (local.get $x) (i32x4.shr_u (local.get $x) (i32.const 16))))
+
+  (func $mix32 (param $x i32) (result i32)
+    (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 16))))
+    (local.set $x (i32.mul (local.get $x) (i32.const 0x85ebca6b)))
+    (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 13))))
+    (local.set $x (i32.mul (local.get $x) (i32.const 0xc2b2ae35)))
+    (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 16))))
+
+  ;; A mixed pixel (its draw u is below mixedPixel): the reference's edge test and blend, in f64. $p is the
+  ;; address of depth[i]; $up and $down the byte offsets of the rows above and below (0 at the image's edge).
+  (func $blend (param $p i32) (param $hasLeft i32) (param $hasRight i32) (param $up i32) (param $down i32)
+      (param $z f64) (param $u f64) (param $edgeStep f64) (param $mixedPixel f64) (result f64)
+    (local $left f64) (local $right f64) (local $above f64) (local $below f64) (local $step f64) (local $c f64)
+    (local.set $left (select (f64.promote_f32 (f32.load (i32.sub (local.get $p) (i32.const 4)))) (local.get $z) (local.get $hasLeft)))
+    (local.set $right (select (f64.promote_f32 (f32.load (i32.add (local.get $p) (i32.const 4)))) (local.get $z) (local.get $hasRight)))
+    (local.set $above (f64.promote_f32 (f32.load (i32.add (local.get $p) (local.get $up)))))
+    (local.set $below (f64.promote_f32 (f32.load (i32.add (local.get $p) (local.get $down)))))
+    (if (i32.eqz (i32.or
+          (i32.or (f64.gt (f64.abs (f64.sub (local.get $left) (local.get $z))) (local.get $edgeStep))
+                  (f64.gt (f64.abs (f64.sub (local.get $right) (local.get $z))) (local.get $edgeStep)))
+          (i32.or (f64.gt (f64.abs (f64.sub (local.get $above) (local.get $z))) (local.get $edgeStep))
+                  (f64.gt (f64.abs (f64.sub (local.get $below) (local.get $z))) (local.get $edgeStep)))))
+      (then (return (local.get $z))))
+    ;; The neighbour across the largest step; neighbours with no surface (Infinity) do not count.
+    (local.set $step (f64.const 0))
+    (local.set $c (f64.sub (local.get $left) (local.get $z)))
+    (if (i32.and (f64.ne (local.get $c) (f64.const inf)) (f64.gt (f64.abs (local.get $c)) (f64.abs (local.get $step))))
+      (then (local.set $step (local.get $c))))
+    (local.set $c (f64.sub (local.get $right) (local.get $z)))
+    (if (i32.and (f64.ne (local.get $c) (f64.const inf)) (f64.gt (f64.abs (local.get $c)) (f64.abs (local.get $step))))
+      (then (local.set $step (local.get $c))))
+    (local.set $c (f64.sub (local.get $above) (local.get $z)))
+    (if (i32.and (f64.ne (local.get $c) (f64.const inf)) (f64.gt (f64.abs (local.get $c)) (f64.abs (local.get $step))))
+      (then (local.set $step (local.get $c))))
+    (local.set $c (f64.sub (local.get $below) (local.get $z)))
+    (if (i32.and (f64.ne (local.get $c) (f64.const inf)) (f64.gt (f64.abs (local.get $c)) (f64.abs (local.get $step))))
+      (then (local.set $step (local.get $c))))
+    (if (result f64) (f64.gt (f64.abs (local.get $step)) (local.get $edgeStep))
+      (then (f64.add (local.get $z) (f64.mul (f64.div (local.get $u) (local.get $mixedPixel)) (local.get $step))))
+      (else (local.get $z))))
+
+  ;; A grazing pixel (cos < grazingCosStart): −1 if it is a hole, else 0; the reference's test in f64.
+  (func $graze (param $i i32) (param $cos f64) (param $gm i32) (param $go i32) (param $gFull f64) (param $gStart f64) (param $gSpan f64) (result i32)
+    (if (f64.lt (local.get $cos) (local.get $gFull)) (then (return (i32.const -1))))
+    (i32.sub (i32.const 0) (f64.lt
+      (f64.mul (f64.convert_i32_u (call $mix32 (i32.add (i32.mul (local.get $i) (local.get $gm)) (local.get $go)))) (f64.const 0x1p-32))
+      (f64.div (f64.sub (local.get $gStart) (local.get $cos)) (local.get $gSpan)))))
+
+  ;; Measures a whole frame of $w × $h pixels ($w a multiple of 4) into $out; returns how many pixels are
+  ;; ziggurat rejections, whose indices and depths (before the error) it lists at $slowIdx and $slowZ.
+  (func (export "measure")
+      (param $w i32) (param $h i32) (param $depth i32) (param $inc i32) (param $out i32) (param $slowIdx i32) (param $slowZ i32)
+      (param $em i32) (param $eo i32) (param $mm i32) (param $mo i32) (param $gm i32) (param $go i32)
+      (param $minRange f64) (param $maxRange f64) (param $bias1 f64) (param $s0 f64) (param $s1 f64) (param $s2 f64)
+      (param $edgesOn i32) (param $edgeLo f32) (param $edgeStep f64) (param $mixedT i32) (param $mixedPixel f64)
+      (param $grazeUp f32) (param $gFull f64) (param $gStart f64) (param $gSpan f64)
+      (result i32)
+    (local $row i32) (local $col i32) (local $i i32) (local $pd i32) (local $pi i32) (local $up i32) (local $down i32)
+    (local $slow i32) (local $bits i32) (local $lane i32) (local $a i32)
+    (local $weyl v128) (local $weylStep v128) (local $lmask v128) (local $rmask v128)
+    (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $hole v128) (local $maybe v128)
+    (local $hm v128) (local $hv v128) (local $m v128) (local $k v128) (local $wlo v128) (local $whi v128) (local $invalid v128)
+    (local $x v128) (local $q v128)
+    (local $eLo4 v128) (local $graze4 v128) (local $t4 v128) (local $min2 v128) (local $max2 v128)
+    (local $bias2 v128) (local $s02 v128) (local $s12 v128) (local $s22 v128)
+    (local.set $eLo4 (f32x4.splat (local.get $edgeLo)))
+    (local.set $graze4 (f32x4.splat (local.get $grazeUp)))
+    (local.set $t4 (i32x4.splat (local.get $mixedT)))
+    (local.set $min2 (f64x2.splat (local.get $minRange)))
+    (local.set $max2 (f64x2.splat (local.get $maxRange)))
+    (local.set $bias2 (f64x2.splat (local.get $bias1)))
+    (local.set $s02 (f64x2.splat (local.get $s0)))
+    (local.set $s12 (f64x2.splat (local.get $s1)))
+    (local.set $s22 (f64x2.splat (local.get $s2)))
+    ;; The error stream's Weyl sequence i·em + eo for pixels i … i + 3, stepped by 4·em.
+    (local.set $weyl (i32x4.add (i32x4.mul (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $em))) (i32x4.splat (local.get $eo))))
+    (local.set $weylStep (i32x4.splat (i32.shl (local.get $em) (i32.const 2))))
+    (local.set $row (i32.const 0))
+    (loop $rows
+      (local.set $up (select (i32.sub (i32.const 0) (i32.shl (local.get $w) (i32.const 2))) (i32.const 0) (i32.gt_s (local.get $row) (i32.const 0))))
+      (local.set $down (select (i32.shl (local.get $w) (i32.const 2)) (i32.const 0) (i32.lt_s (local.get $row) (i32.sub (local.get $h) (i32.const 1)))))
+      (local.set $col (i32.const 0))
+      (loop $groups
+        (local.set $i (i32.add (i32.mul (local.get $row) (local.get $w)) (local.get $col)))
+        (local.set $pd (i32.add (local.get $depth) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $pi (i32.add (local.get $inc) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $z4 (v128.load (local.get $pd)))
+        (local.set $zlo (f64x2.promote_low_f32x4 (local.get $z4)))
+        (local.set $zhi (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z4) (local.get $z4))))
+        (local.set $inf (f32x4.eq (local.get $z4) (v128.const f32x4 inf inf inf inf)))
+        (local.set $hole (v128.const i32x4 0 0 0 0))
+        ;; Mixed pixels: a lane that may be an edge and whose mixed draw is below mixedPixel is blended.
+        (if (local.get $edgesOn) (then
+          ;; At the image's left and right edges a pixel is its own neighbour.
+          (local.set $lmask (select (v128.const i32x4 -1 0 0 0) (v128.const i32x4 0 0 0 0) (i32.eqz (local.get $col))))
+          (local.set $rmask (select (v128.const i32x4 0 0 0 -1) (v128.const i32x4 0 0 0 0) (i32.eq (local.get $col) (i32.sub (local.get $w) (i32.const 4)))))
+          (local.set $maybe (v128.andnot (v128.or
+            (v128.or
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.sub (local.get $pd) (i32.const 4))) (local.get $lmask)) (local.get $z4))) (local.get $eLo4))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.add (local.get $pd) (i32.const 4))) (local.get $rmask)) (local.get $z4))) (local.get $eLo4)))
+            (v128.or
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $up))) (local.get $z4))) (local.get $eLo4))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $down))) (local.get $z4))) (local.get $eLo4))))
+            (local.get $inf)))
+          (if (v128.any_true (local.get $maybe)) (then
+            (local.set $hm (call $mix32x4 (i32x4.add (i32x4.mul (i32x4.add (i32x4.splat (local.get $i)) (v128.const i32x4 0 1 2 3)) (i32x4.splat (local.get $mm))) (i32x4.splat (local.get $mo)))))
+            (local.set $bits (i32x4.bitmask (v128.and (local.get $maybe) (i32x4.lt_u (local.get $hm) (local.get $t4)))))
+            (if (local.get $bits) (then
+              (v128.store (i32.const 2048) (local.get $zlo))
+              (v128.store (i32.const 2064) (local.get $zhi))
+              (v128.store (i32.const 2080) (local.get $hm))
+              (local.set $lane (i32.const 0))
+              (loop $lanes
+                (if (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane))) (then
+                  (local.set $a (i32.add (i32.const 2048) (i32.shl (local.get $lane) (i32.const 3))))
+                  (f64.store (local.get $a) (call $blend
+                    (i32.add (local.get $pd) (i32.shl (local.get $lane) (i32.const 2)))
+                    (i32.gt_s (i32.add (local.get $col) (local.get $lane)) (i32.const 0))
+                    (i32.lt_s (i32.add (local.get $col) (local.get $lane)) (i32.sub (local.get $w) (i32.const 1)))
+                    (local.get $up) (local.get $down) (f64.load (local.get $a))
+                    (f64.mul (f64.convert_i32_u (i32.load (i32.add (i32.const 2080) (i32.shl (local.get $lane) (i32.const 2))))) (f64.const 0x1p-32))
+                    (local.get $edgeStep) (local.get $mixedPixel)))))
+                (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
+              (local.set $zlo (v128.load (i32.const 2048)))
+              (local.set $zhi (v128.load (i32.const 2064)))))))))
+        ;; Grazing holes.
+        (local.set $bits (i32x4.bitmask (v128.andnot (f32x4.lt (v128.load (local.get $pi)) (local.get $graze4)) (local.get $inf))))
+        (if (local.get $bits) (then
+          (local.set $lane (i32.const 0))
+          (loop $lanes
+            (i32.store (i32.add (i32.const 2096) (i32.shl (local.get $lane) (i32.const 2)))
+              (select
+                (call $graze (i32.add (local.get $i) (local.get $lane)) (f64.promote_f32 (f32.load (i32.add (local.get $pi) (i32.shl (local.get $lane) (i32.const 2)))))
+                  (local.get $gm) (local.get $go) (local.get $gFull) (local.get $gStart) (local.get $gSpan))
+                (i32.const 0)
+                (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane)))))
+            (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
+          (local.set $hole (v128.load (i32.const 2096)))))
+        ;; No reading: no surface, a hole, or out of range.
+        (local.set $invalid (v128.or (v128.or (local.get $inf) (local.get $hole))
+          (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27
+            (v128.or (f64x2.lt (local.get $zlo) (local.get $min2)) (f64x2.gt (local.get $zlo) (local.get $max2)))
+            (v128.or (f64x2.lt (local.get $zhi) (local.get $min2)) (f64x2.gt (local.get $zhi) (local.get $max2))))))
+        ;; The error draw and the ziggurat's fast path: layer h & 127, position m = h >> 7.
+        (local.set $hv (call $mix32x4 (local.get $weyl)))
+        (local.set $weyl (i32x4.add (local.get $weyl) (local.get $weylStep)))
+        (local.set $x (i32x4.shl (v128.and (local.get $hv) (v128.const i32x4 127 127 127 127)) (i32.const 4)))
+        (local.set $a (i32x4.extract_lane 0 (local.get $x)))
+        (local.set $wlo (v128.load64_lane 0 (local.get $a) (local.get $wlo)))
+        (local.set $k (v128.load32_lane offset=8 0 (local.get $a) (local.get $k)))
+        (local.set $a (i32x4.extract_lane 1 (local.get $x)))
+        (local.set $wlo (v128.load64_lane 1 (local.get $a) (local.get $wlo)))
+        (local.set $k (v128.load32_lane offset=8 1 (local.get $a) (local.get $k)))
+        (local.set $a (i32x4.extract_lane 2 (local.get $x)))
+        (local.set $whi (v128.load64_lane 0 (local.get $a) (local.get $whi)))
+        (local.set $k (v128.load32_lane offset=8 2 (local.get $a) (local.get $k)))
+        (local.set $a (i32x4.extract_lane 3 (local.get $x)))
+        (local.set $whi (v128.load64_lane 1 (local.get $a) (local.get $whi)))
+        (local.set $k (v128.load32_lane offset=8 3 (local.get $a) (local.get $k)))
+        (local.set $m (i32x4.shr_s (local.get $hv) (i32.const 7)))
+        ;; Rejections (|m| ≥ K) are listed with their depth and finished in JS.
+        (local.set $bits (i32x4.bitmask (v128.andnot (i32x4.ge_s (i32x4.abs (local.get $m)) (local.get $k)) (local.get $invalid))))
+        (if (local.get $bits) (then
+          (v128.store (i32.const 2048) (local.get $zlo))
+          (v128.store (i32.const 2064) (local.get $zhi))
+          (local.set $lane (i32.const 0))
+          (loop $lanes
+            (if (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane))) (then
+              (i32.store (i32.add (local.get $slowIdx) (i32.shl (local.get $slow) (i32.const 2))) (i32.add (local.get $i) (local.get $lane)))
+              (f64.store (i32.add (local.get $slowZ) (i32.shl (local.get $slow) (i32.const 3)))
+                (f64.load (i32.add (i32.const 2048) (i32.shl (local.get $lane) (i32.const 3)))))
+              (local.set $slow (i32.add (local.get $slow) (i32.const 1)))))
+            (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))))
+        ;; z += bias1·z + (sigma0 + sigma1·z + sigma2·z·z)·(m·W), in the reference's order.
+        (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.add (f64x2.mul (local.get $bias2) (local.get $zlo))
+          (f64x2.mul
+            (f64x2.add (f64x2.add (local.get $s02) (f64x2.mul (local.get $s12) (local.get $zlo))) (f64x2.mul (f64x2.mul (local.get $s22) (local.get $zlo)) (local.get $zlo)))
+            (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $m)) (local.get $wlo))))))
+        (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.add (f64x2.mul (local.get $bias2) (local.get $zhi))
+          (f64x2.mul
+            (f64x2.add (f64x2.add (local.get $s02) (f64x2.mul (local.get $s12) (local.get $zhi))) (f64x2.mul (f64x2.mul (local.get $s22) (local.get $zhi)) (local.get $zhi)))
+            (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $m) (local.get $m))) (local.get $whi))))))
+        ;; Whole millimetres: ⌊z·1000 + 0.5⌋ clamped to 1 … 65535 (NaN reads 0), 0 where there is no reading.
+        (local.set $q (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+          (i32x4.trunc_sat_f64x2_s_zero (f64x2.pmin (f64x2.pmax (f64x2.add (f64x2.mul (local.get $zlo) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)) (v128.const f64x2 65535 65535)))
+          (i32x4.trunc_sat_f64x2_s_zero (f64x2.pmin (f64x2.pmax (f64x2.add (f64x2.mul (local.get $zhi) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)) (v128.const f64x2 65535 65535)))))
+        (local.set $q (v128.andnot (local.get $q) (local.get $invalid)))
+        (v128.store64_lane 0 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1))) (i16x8.narrow_i32x4_u (local.get $q) (local.get $q)))
+        (br_if $groups (i32.lt_u (local.tee $col (i32.add (local.get $col) (i32.const 4))) (local.get $w))))
+      (br_if $rows (i32.lt_u (local.tee $row (i32.add (local.get $row) (i32.const 1))) (local.get $h))))
+    (local.get $slow)))
