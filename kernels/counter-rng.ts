@@ -104,8 +104,9 @@ const W = new Float64Array(LAYERS);
 export const ZIGGURAT_K: Readonly<Int32Array> = K;
 export const ZIGGURAT_W: Readonly<Float64Array> = W;
 export const ZIGGURAT_LAYER_MASK = LAYERS - 1;
-/** Per layer: the density at the layer's edge. */
+/** Per layer: the density at the layer's edge (for the rejection test of a pass that inlines it). */
 const F = new Float64Array(LAYERS);
+export const ZIGGURAT_F: Readonly<Float64Array> = F;
 {
   let dn = R;
   let tn = dn;

@@ -7,9 +7,9 @@
  *
  * It serves the parameters a sensor has (`simdServes`); anything else, a window smaller than the frame, or a
  * runtime without WebAssembly SIMD runs the JS reference. The memory grows only for a larger frame than any
- * before: nothing is allocated per frame.
+ * before, and the views of it are made again only when the frame size changes: nothing is allocated per frame.
  */
-import { ZIGGURAT_K, ZIGGURAT_W } from './counter-rng.js';
+import { ZIGGURAT_F, ZIGGURAT_K, ZIGGURAT_W } from './counter-rng.js';
 import type { DepthNoiseModel, DepthNoiseStreams } from './depth-noise.js';
 import { DEPTH_NOISE_WASM } from './depth-noise-wasm.js';
 
@@ -32,7 +32,7 @@ interface WasmApi {
   Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
 }
 
-/** Bytes the module keeps for itself: the ziggurat's table (128 × 16) and a scratch. */
+/** Bytes the module keeps for itself: the ziggurat's tables (128 × 16 and 128 × 8) and a scratch. */
 const RESERVED = 4096;
 const PAGE = 65536;
 
@@ -56,12 +56,16 @@ class SimdPass {
     for (let layer = 0; layer < 128; layer++) {
       table.setFloat64(layer * 16, ZIGGURAT_W[layer], true);
       table.setInt32(layer * 16 + 8, ZIGGURAT_K[layer], true);
+      table.setFloat64(2048 + layer * 8, ZIGGURAT_F[layer], true);
     }
   }
 
-  /** Lays out buffers for frames of `pixels` pixels, growing the memory if it must. */
+  /**
+   * Lays out buffers for frames of `pixels` pixels, growing the memory if it must (views of exactly that
+   * size, made again only when the frame size changes: a sensor keeps its size).
+   */
   reserve(pixels: number): void {
-    if (this.pixels >= pixels) return;
+    if (this.pixels === pixels) return;
     const aligned = (bytes: number) => Math.ceil(bytes / 16) * 16;
     const o = this.offsets;
     // The depth image has 16 bytes to spare on both sides: the SIMD loads of a row's neighbours reach past it.

@@ -14,8 +14,9 @@
 ;;  - "may graze": cos < grazeUp in f32, where grazeUp is the least f32 ≥ grazingCosStart: for an f32
 ;;    cos that is exactly `cos < grazingCosStart`; those lanes take the exact f64 test ($graze).
 ;;
-;; Memory: the ziggurat's table at 0 (128 entries of 16 bytes: W as f64, then K as i32), a scratch of 64
-;; bytes at 2048; the buffers wherever the JS puts them (depth with 16 bytes to spare on both sides).
+;; Memory: the ziggurat's table at 0 (128 entries of 16 bytes: W as f64, then K as i32), F (128 f64) at
+;; 2048, a scratch of 64
+;; bytes at 3072; the buffers wherever the JS puts them (depth with 16 bytes to spare on both sides).
 (module
   (memory (export "memory") 1)
 
@@ -74,6 +75,57 @@
       (f64.mul (f64.convert_i32_u (call $mix32 (i32.add (i32.mul (local.get $i) (local.get $gm)) (local.get $go)))) (f64.const 0x1p-32))
       (f64.div (f64.sub (local.get $gStart) (local.get $cos)) (local.get $gSpan)))))
 
+;; e^y for y in [-6, 0] within a relative 1e-12: y = k ln 2 + r with |r| <= ln 2 / 2, e^r by its Taylor
+  ;; series to r^10 (remainder below 3e-13), evaluated in a few independent chains, times 2^k.
+  (func $exp (param $y f64) (result f64)
+    (local $k f64) (local $r f64) (local $r2 f64) (local $r4 f64)
+    (local.set $k (f64.nearest (f64.mul (local.get $y) (f64.const 1.4426950408889634))))
+    (local.set $r (f64.sub (f64.sub (local.get $y) (f64.mul (local.get $k) (f64.const 0.6931471805599453))) (f64.mul (local.get $k) (f64.const 2.3190468138462996e-17))))
+    (local.set $r2 (f64.mul (local.get $r) (local.get $r)))
+    (local.set $r4 (f64.mul (local.get $r2) (local.get $r2)))
+    (f64.mul
+      (f64.add
+        (f64.add
+          (f64.add (f64.const 1) (local.get $r))
+          (f64.mul (local.get $r2) (f64.add (f64.const 0.5) (f64.mul (local.get $r) (f64.const 0.16666666666666666)))))
+        (f64.mul (local.get $r4)
+          (f64.add
+            (f64.add
+              (f64.add (f64.const 4.1666666666666664e-2) (f64.mul (local.get $r) (f64.const 8.333333333333333e-3)))
+              (f64.mul (local.get $r2) (f64.add (f64.const 1.388888888888889e-3) (f64.mul (local.get $r) (f64.const 1.984126984126984e-4)))))
+            (f64.mul (local.get $r4)
+              (f64.add (f64.add (f64.const 2.48015873015873e-5) (f64.mul (local.get $r) (f64.const 2.7557319223985893e-6)))
+                (f64.mul (local.get $r2) (f64.const 2.755731922398589e-7)))))))
+      (f64.reinterpret_i64 (i64.shl (i64.add (i64.trunc_f64_s (local.get $k)) (i64.const 1023)) (i64.const 52)))))
+
+  ;; counter-rng.ts's normalSlow(h) for a rejected draw h, or NaN where this cannot decide it exactly: the
+  ;; tail (layer 0, which needs Math.log) and a wedge test too close to call. The wedge test
+  ;; F[l] + U (F[l-1] - F[l]) < Math.exp(-x^2/2) is decided with $exp and a margin of 1e-9, far above the
+  ;; error of either exponential (Math.exp is within 1 ulp), so it decides as Math.exp would.
+  (func $normalSlow (param $h i32) (result f64)
+    (local $state i32) (local $layer i32) (local $m i32) (local $x f64) (local $lhs f64) (local $e f64)
+    (local.set $state (i32.xor (local.get $h) (i32.const 0x68e31da4)))
+    (loop $draws
+      (local.set $layer (i32.and (local.get $h) (i32.const 127)))
+      (local.set $m (i32.shr_s (local.get $h) (i32.const 7)))
+      (local.set $x (f64.mul (f64.convert_i32_s (local.get $m)) (f64.load (i32.shl (local.get $layer) (i32.const 4)))))
+      (if (i32.lt_s (select (local.get $m) (i32.sub (i32.const 0) (local.get $m)) (i32.ge_s (local.get $m) (i32.const 0)))
+                    (i32.load offset=8 (i32.shl (local.get $layer) (i32.const 4))))
+        (then (return (local.get $x))))
+      (if (i32.eqz (local.get $layer)) (then (return (f64.const nan))))
+      (local.set $state (i32.add (local.get $state) (i32.const 0x9e3779b9)))
+      (local.set $lhs (f64.add (f64.load offset=2048 (i32.shl (local.get $layer) (i32.const 3)))
+        (f64.mul
+          (f64.add (f64.mul (f64.convert_i32_u (call $mix32 (local.get $state))) (f64.const 0x1p-32)) (f64.const 0x1p-33))
+          (f64.sub (f64.load offset=2040 (i32.shl (local.get $layer) (i32.const 3))) (f64.load offset=2048 (i32.shl (local.get $layer) (i32.const 3)))))))
+      (local.set $e (call $exp (f64.mul (f64.mul (f64.const -0.5) (local.get $x)) (local.get $x))))
+      (if (f64.lt (local.get $lhs) (f64.mul (local.get $e) (f64.const 0.999999999))) (then (return (local.get $x))))
+      (if (i32.eqz (f64.gt (local.get $lhs) (f64.mul (local.get $e) (f64.const 1.000000001)))) (then (return (f64.const nan))))
+      (local.set $state (i32.add (local.get $state) (i32.const 0x9e3779b9)))
+      (local.set $h (call $mix32 (local.get $state)))
+      (br $draws))
+    (unreachable))
+
   ;; Measures a whole frame of $w × $h pixels ($w a multiple of 4) into $out; returns how many pixels are
   ;; ziggurat rejections, whose indices and depths (before the error) it lists at $slowIdx and $slowZ.
   (func (export "measure")
@@ -88,7 +140,7 @@
     (local $weyl v128) (local $weylStep v128) (local $lmask v128) (local $rmask v128)
     (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $hole v128) (local $maybe v128)
     (local $hm v128) (local $hv v128) (local $m v128) (local $k v128) (local $wlo v128) (local $whi v128) (local $invalid v128)
-    (local $x v128) (local $q v128)
+    (local $x v128) (local $q v128) (local $zs f64) (local $n f64)
     (local $eLo4 v128) (local $graze4 v128) (local $t4 v128) (local $min2 v128) (local $max2 v128)
     (local $bias2 v128) (local $s02 v128) (local $s12 v128) (local $s22 v128)
     (local.set $eLo4 (f32x4.splat (local.get $edgeLo)))
@@ -134,36 +186,36 @@
             (local.set $hm (call $mix32x4 (i32x4.add (i32x4.mul (i32x4.add (i32x4.splat (local.get $i)) (v128.const i32x4 0 1 2 3)) (i32x4.splat (local.get $mm))) (i32x4.splat (local.get $mo)))))
             (local.set $bits (i32x4.bitmask (v128.and (local.get $maybe) (i32x4.lt_u (local.get $hm) (local.get $t4)))))
             (if (local.get $bits) (then
-              (v128.store (i32.const 2048) (local.get $zlo))
-              (v128.store (i32.const 2064) (local.get $zhi))
-              (v128.store (i32.const 2080) (local.get $hm))
+              (v128.store (i32.const 3072) (local.get $zlo))
+              (v128.store (i32.const 3088) (local.get $zhi))
+              (v128.store (i32.const 3104) (local.get $hm))
               (local.set $lane (i32.const 0))
               (loop $lanes
                 (if (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane))) (then
-                  (local.set $a (i32.add (i32.const 2048) (i32.shl (local.get $lane) (i32.const 3))))
+                  (local.set $a (i32.add (i32.const 3072) (i32.shl (local.get $lane) (i32.const 3))))
                   (f64.store (local.get $a) (call $blend
                     (i32.add (local.get $pd) (i32.shl (local.get $lane) (i32.const 2)))
                     (i32.gt_s (i32.add (local.get $col) (local.get $lane)) (i32.const 0))
                     (i32.lt_s (i32.add (local.get $col) (local.get $lane)) (i32.sub (local.get $w) (i32.const 1)))
                     (local.get $up) (local.get $down) (f64.load (local.get $a))
-                    (f64.mul (f64.convert_i32_u (i32.load (i32.add (i32.const 2080) (i32.shl (local.get $lane) (i32.const 2))))) (f64.const 0x1p-32))
+                    (f64.mul (f64.convert_i32_u (i32.load (i32.add (i32.const 3104) (i32.shl (local.get $lane) (i32.const 2))))) (f64.const 0x1p-32))
                     (local.get $edgeStep) (local.get $mixedPixel)))))
                 (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
-              (local.set $zlo (v128.load (i32.const 2048)))
-              (local.set $zhi (v128.load (i32.const 2064)))))))))
+              (local.set $zlo (v128.load (i32.const 3072)))
+              (local.set $zhi (v128.load (i32.const 3088)))))))))
         ;; Grazing holes.
         (local.set $bits (i32x4.bitmask (v128.andnot (f32x4.lt (v128.load (local.get $pi)) (local.get $graze4)) (local.get $inf))))
         (if (local.get $bits) (then
           (local.set $lane (i32.const 0))
           (loop $lanes
-            (i32.store (i32.add (i32.const 2096) (i32.shl (local.get $lane) (i32.const 2)))
+            (i32.store (i32.add (i32.const 3120) (i32.shl (local.get $lane) (i32.const 2)))
               (select
                 (call $graze (i32.add (local.get $i) (local.get $lane)) (f64.promote_f32 (f32.load (i32.add (local.get $pi) (i32.shl (local.get $lane) (i32.const 2)))))
                   (local.get $gm) (local.get $go) (local.get $gFull) (local.get $gStart) (local.get $gSpan))
                 (i32.const 0)
                 (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane)))))
             (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
-          (local.set $hole (v128.load (i32.const 2096)))))
+          (local.set $hole (v128.load (i32.const 3120)))))
         ;; No reading: no surface, a hole, or out of range.
         (local.set $invalid (v128.or (v128.or (local.get $inf) (local.get $hole))
           (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27
@@ -186,19 +238,11 @@
         (local.set $whi (v128.load64_lane 1 (local.get $a) (local.get $whi)))
         (local.set $k (v128.load32_lane offset=8 3 (local.get $a) (local.get $k)))
         (local.set $m (i32x4.shr_s (local.get $hv) (i32.const 7)))
-        ;; Rejections (|m| ≥ K) are listed with their depth and finished in JS.
         (local.set $bits (i32x4.bitmask (v128.andnot (i32x4.ge_s (i32x4.abs (local.get $m)) (local.get $k)) (local.get $invalid))))
         (if (local.get $bits) (then
-          (v128.store (i32.const 2048) (local.get $zlo))
-          (v128.store (i32.const 2064) (local.get $zhi))
-          (local.set $lane (i32.const 0))
-          (loop $lanes
-            (if (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane))) (then
-              (i32.store (i32.add (local.get $slowIdx) (i32.shl (local.get $slow) (i32.const 2))) (i32.add (local.get $i) (local.get $lane)))
-              (f64.store (i32.add (local.get $slowZ) (i32.shl (local.get $slow) (i32.const 3)))
-                (f64.load (i32.add (i32.const 2048) (i32.shl (local.get $lane) (i32.const 3)))))
-              (local.set $slow (i32.add (local.get $slow) (i32.const 1)))))
-            (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))))
+          (v128.store (i32.const 3072) (local.get $zlo))
+          (v128.store (i32.const 3088) (local.get $zhi))
+          (v128.store (i32.const 3104) (local.get $hv))))
         ;; z += bias1·z + (sigma0 + sigma1·z + sigma2·z·z)·(m·W), in the reference's order.
         (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.add (f64x2.mul (local.get $bias2) (local.get $zlo))
           (f64x2.mul
@@ -214,6 +258,25 @@
           (i32x4.trunc_sat_f64x2_s_zero (f64x2.pmin (f64x2.pmax (f64x2.add (f64x2.mul (local.get $zhi) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)) (v128.const f64x2 65535 65535)))))
         (local.set $q (v128.andnot (local.get $q) (local.get $invalid)))
         (v128.store64_lane 0 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1))) (i16x8.narrow_i32x4_u (local.get $q) (local.get $q)))
+        ;; The ziggurat's rejections (|m| >= K): decided here where $normalSlow can, else listed with their
+        ;; depth (before the error) for JS to finish.
+        (if (local.get $bits) (then
+          (loop $lanes
+            (local.set $lane (i32.ctz (local.get $bits)))
+            (block
+              (local.set $zs (f64.load (i32.add (i32.const 3072) (i32.shl (local.get $lane) (i32.const 3)))))
+              (local.set $n (call $normalSlow (i32.load (i32.add (i32.const 3104) (i32.shl (local.get $lane) (i32.const 2))))))
+              (if (f64.eq (local.get $n) (local.get $n))
+                (then
+                  (local.set $zs (f64.add (local.get $zs) (f64.add (f64.mul (local.get $bias1) (local.get $zs))
+                    (f64.mul (f64.add (f64.add (local.get $s0) (f64.mul (local.get $s1) (local.get $zs))) (f64.mul (f64.mul (local.get $s2) (local.get $zs)) (local.get $zs))) (local.get $n)))))
+                  (i32.store16 (i32.add (local.get $out) (i32.shl (i32.add (local.get $i) (local.get $lane)) (i32.const 1)))
+                    (i32.trunc_sat_f64_s (f64.min (f64.max (f64.add (f64.mul (local.get $zs) (f64.const 1000)) (f64.const 0.5)) (f64.const 1)) (f64.const 65535)))))
+                (else
+                  (i32.store (i32.add (local.get $slowIdx) (i32.shl (local.get $slow) (i32.const 2))) (i32.add (local.get $i) (local.get $lane)))
+                  (f64.store (i32.add (local.get $slowZ) (i32.shl (local.get $slow) (i32.const 3))) (local.get $zs))
+                  (local.set $slow (i32.add (local.get $slow) (i32.const 1))))))
+            (br_if $lanes (local.tee $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))))))
         (br_if $groups (i32.lt_u (local.tee $col (i32.add (local.get $col) (i32.const 4))) (local.get $w))))
       (br_if $rows (i32.lt_u (local.tee $row (i32.add (local.get $row) (i32.const 1))) (local.get $h))))
     (local.get $slow)))
