@@ -19,6 +19,7 @@ type Measure = (
   minRange: number, maxRange: number, bias1: number, s0: number, s1: number, s2: number,
   edgesOn: number, edgeLo: number, edgeStep: number, mixedT: number, mixedPixel: number,
   grazeUp: number, gFull: number, gStart: number, gSpan: number,
+  minUp: number, maxDown: number, plain: number,
 ) => number;
 
 /** The part of the WebAssembly API used here (the project's TS libs do not declare it; Node and browsers have it). */
@@ -99,6 +100,7 @@ class SimdPass {
       p.minRange, p.maxRange, p.bias1, p.sigma0, p.sigma1, p.sigma2,
       edgesOn ? 1 : 0, edgesOn ? f32Below(p.edgeStep) : 0, p.edgeStep, mixedThreshold(p.mixedPixel), p.mixedPixel,
       leastF32AtLeast(p.grazingCosStart), p.grazingCosFull, p.grazingCosStart, p.grazingCosStart - p.grazingCosFull,
+      leastF32AtLeast(p.minRange), -leastF32AtLeast(-p.maxRange), p.bias1 === 0 && p.sigma0 === 0 && p.sigma1 === 0 ? 1 : 0,
     );
     out.set(this.out);
     return slow;
@@ -131,7 +133,13 @@ export function simdServes(p: DepthNoiseModel, width: number, height: number, de
   const pixels = width * height;
   if (width % 4 !== 0 || pixels === 0 || depth.length !== pixels || incidence.length !== pixels || out.length < pixels) return false;
   if (p.mixedPixel > 0 && Number.isFinite(p.edgeStep) && !(p.edgeStep >= 1e-30 && p.edgeStep <= 1e30)) return false;
-  return !(mixedThreshold(p.mixedPixel) > 0xffffffff);
+  // A finite range and bounded error terms keep every valid depth finite and never NaN through the error.
+  if (!Number.isFinite(p.minRange) || !Number.isFinite(p.maxRange)) return false;
+  return bounded(p.bias1) && bounded(p.sigma0) && bounded(p.sigma1) && bounded(p.sigma2) && !(mixedThreshold(p.mixedPixel) > 0xffffffff);
+}
+
+function bounded(term: number): boolean {
+  return Math.abs(term) <= 1e6;
 }
 
 /** The mixed draw h (as u32) is below mixedPixel, h·2^-32 < p, exactly when h < ⌈p·2^32⌉. */

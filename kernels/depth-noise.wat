@@ -134,6 +134,7 @@
       (param $minRange f64) (param $maxRange f64) (param $bias1 f64) (param $s0 f64) (param $s1 f64) (param $s2 f64)
       (param $edgesOn i32) (param $edgeLo f32) (param $edgeStep f64) (param $mixedT i32) (param $mixedPixel f64)
       (param $grazeUp f32) (param $gFull f64) (param $gStart f64) (param $gSpan f64)
+      (param $minUp f32) (param $maxDown f32) (param $plain i32)
       (result i32)
     (local $row i32) (local $col i32) (local $i i32) (local $pd i32) (local $pi i32) (local $up i32) (local $down i32)
     (local $slow i32) (local $bits i32) (local $lane i32) (local $a i32)
@@ -141,17 +142,7 @@
     (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $hole v128) (local $maybe v128)
     (local $hm v128) (local $hv v128) (local $m v128) (local $k v128) (local $wlo v128) (local $whi v128) (local $invalid v128)
     (local $x v128) (local $q v128) (local $zs f64) (local $n f64)
-    (local $eLo4 v128) (local $graze4 v128) (local $t4 v128) (local $min2 v128) (local $max2 v128)
-    (local $bias2 v128) (local $s02 v128) (local $s12 v128) (local $s22 v128)
-    (local.set $eLo4 (f32x4.splat (local.get $edgeLo)))
-    (local.set $graze4 (f32x4.splat (local.get $grazeUp)))
-    (local.set $t4 (i32x4.splat (local.get $mixedT)))
-    (local.set $min2 (f64x2.splat (local.get $minRange)))
-    (local.set $max2 (f64x2.splat (local.get $maxRange)))
-    (local.set $bias2 (f64x2.splat (local.get $bias1)))
-    (local.set $s02 (f64x2.splat (local.get $s0)))
-    (local.set $s12 (f64x2.splat (local.get $s1)))
-    (local.set $s22 (f64x2.splat (local.get $s2)))
+    (local $bad v128)
     ;; The error stream's Weyl sequence i·em + eo for pixels i … i + 3, stepped by 4·em.
     (local.set $weyl (i32x4.add (i32x4.mul (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $em))) (i32x4.splat (local.get $eo))))
     (local.set $weylStep (i32x4.splat (i32.shl (local.get $em) (i32.const 2))))
@@ -169,6 +160,9 @@
         (local.set $zhi (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z4) (local.get $z4))))
         (local.set $inf (f32x4.eq (local.get $z4) (v128.const f32x4 inf inf inf inf)))
         (local.set $hole (v128.const i32x4 0 0 0 0))
+        ;; No reading: no surface, NaN, or out of range (exact in f32 with the range rounded inwards to f32).
+        (local.set $bad (v128.or (v128.or (local.get $inf) (f32x4.ne (local.get $z4) (local.get $z4)))
+          (v128.or (f32x4.lt (local.get $z4) (f32x4.splat (local.get $minUp))) (f32x4.gt (local.get $z4) (f32x4.splat (local.get $maxDown))))))
         ;; Mixed pixels: a lane that may be an edge and whose mixed draw is below mixedPixel is blended.
         (if (local.get $edgesOn) (then
           ;; At the image's left and right edges a pixel is its own neighbour.
@@ -176,15 +170,15 @@
           (local.set $rmask (select (v128.const i32x4 0 0 0 -1) (v128.const i32x4 0 0 0 0) (i32.eq (local.get $col) (i32.sub (local.get $w) (i32.const 4)))))
           (local.set $maybe (v128.andnot (v128.or
             (v128.or
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.sub (local.get $pd) (i32.const 4))) (local.get $lmask)) (local.get $z4))) (local.get $eLo4))
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.add (local.get $pd) (i32.const 4))) (local.get $rmask)) (local.get $z4))) (local.get $eLo4)))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.sub (local.get $pd) (i32.const 4))) (local.get $lmask)) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.add (local.get $pd) (i32.const 4))) (local.get $rmask)) (local.get $z4))) (f32x4.splat (local.get $edgeLo))))
             (v128.or
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $up))) (local.get $z4))) (local.get $eLo4))
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $down))) (local.get $z4))) (local.get $eLo4))))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $up))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $down))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))))
             (local.get $inf)))
           (if (v128.any_true (local.get $maybe)) (then
             (local.set $hm (call $mix32x4 (i32x4.add (i32x4.mul (i32x4.add (i32x4.splat (local.get $i)) (v128.const i32x4 0 1 2 3)) (i32x4.splat (local.get $mm))) (i32x4.splat (local.get $mo)))))
-            (local.set $bits (i32x4.bitmask (v128.and (local.get $maybe) (i32x4.lt_u (local.get $hm) (local.get $t4)))))
+            (local.set $bits (i32x4.bitmask (v128.and (local.get $maybe) (i32x4.lt_u (local.get $hm) (i32x4.splat (local.get $mixedT))))))
             (if (local.get $bits) (then
               (v128.store (i32.const 3072) (local.get $zlo))
               (v128.store (i32.const 3088) (local.get $zhi))
@@ -202,9 +196,14 @@
                     (local.get $edgeStep) (local.get $mixedPixel)))))
                 (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
               (local.set $zlo (v128.load (i32.const 3072)))
-              (local.set $zhi (v128.load (i32.const 3088)))))))))
+              (local.set $zhi (v128.load (i32.const 3088)))
+              ;; Blended depths are f64: their range test is made again in f64.
+              (local.set $bad (v128.or (local.get $inf)
+                (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27
+                  (v128.or (v128.or (f64x2.lt (local.get $zlo) (f64x2.splat (local.get $minRange))) (f64x2.gt (local.get $zlo) (f64x2.splat (local.get $maxRange)))) (f64x2.ne (local.get $zlo) (local.get $zlo)))
+                  (v128.or (v128.or (f64x2.lt (local.get $zhi) (f64x2.splat (local.get $minRange))) (f64x2.gt (local.get $zhi) (f64x2.splat (local.get $maxRange)))) (f64x2.ne (local.get $zhi) (local.get $zhi))))))))))))
         ;; Grazing holes.
-        (local.set $bits (i32x4.bitmask (v128.andnot (f32x4.lt (v128.load (local.get $pi)) (local.get $graze4)) (local.get $inf))))
+        (local.set $bits (i32x4.bitmask (v128.andnot (f32x4.lt (v128.load (local.get $pi)) (f32x4.splat (local.get $grazeUp))) (local.get $inf))))
         (if (local.get $bits) (then
           (local.set $lane (i32.const 0))
           (loop $lanes
@@ -216,13 +215,14 @@
                 (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane)))))
             (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
           (local.set $hole (v128.load (i32.const 3120)))))
-        ;; No reading: no surface, a hole, or out of range.
-        (local.set $invalid (v128.or (v128.or (local.get $inf) (local.get $hole))
-          (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27
-            (v128.or (f64x2.lt (local.get $zlo) (local.get $min2)) (f64x2.gt (local.get $zlo) (local.get $max2)))
-            (v128.or (f64x2.lt (local.get $zhi) (local.get $min2)) (f64x2.gt (local.get $zhi) (local.get $max2))))))
+        (local.set $invalid (v128.or (local.get $bad) (local.get $hole)))
         ;; The error draw and the ziggurat's fast path: layer h & 127, position m = h >> 7.
-        (local.set $hv (call $mix32x4 (local.get $weyl)))
+        ;; (mix32 written out: a call would spill every live vector.)
+        (local.set $hv (v128.xor (local.get $weyl) (i32x4.shr_u (local.get $weyl) (i32.const 16))))
+        (local.set $hv (i32x4.mul (local.get $hv) (v128.const i32x4 0x85ebca6b 0x85ebca6b 0x85ebca6b 0x85ebca6b)))
+        (local.set $hv (v128.xor (local.get $hv) (i32x4.shr_u (local.get $hv) (i32.const 13))))
+        (local.set $hv (i32x4.mul (local.get $hv) (v128.const i32x4 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35)))
+        (local.set $hv (v128.xor (local.get $hv) (i32x4.shr_u (local.get $hv) (i32.const 16))))
         (local.set $weyl (i32x4.add (local.get $weyl) (local.get $weylStep)))
         (local.set $x (i32x4.shl (v128.and (local.get $hv) (v128.const i32x4 127 127 127 127)) (i32.const 4)))
         (local.set $a (i32x4.extract_lane 0 (local.get $x)))
@@ -243,19 +243,28 @@
           (v128.store (i32.const 3072) (local.get $zlo))
           (v128.store (i32.const 3088) (local.get $zhi))
           (v128.store (i32.const 3104) (local.get $hv))))
-        ;; z += bias1·z + (sigma0 + sigma1·z + sigma2·z·z)·(m·W), in the reference's order.
-        (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.add (f64x2.mul (local.get $bias2) (local.get $zlo))
+        ;; z += bias1·z + (sigma0 + sigma1·z + sigma2·z·z)·(m·W), in the reference's order; with bias1 = sigma0 =
+        ;; sigma1 = 0 ($plain) the zero terms change only the sign of a zero, which z + (±0) does not see.
+        (if (local.get $plain)
+          (then
+            (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.mul (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zlo)) (local.get $zlo))
+              (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $m)) (local.get $wlo)))))
+            (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.mul (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zhi)) (local.get $zhi))
+              (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $m) (local.get $m))) (local.get $whi))))))
+          (else
+        (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.add (f64x2.mul (f64x2.splat (local.get $bias1)) (local.get $zlo))
           (f64x2.mul
-            (f64x2.add (f64x2.add (local.get $s02) (f64x2.mul (local.get $s12) (local.get $zlo))) (f64x2.mul (f64x2.mul (local.get $s22) (local.get $zlo)) (local.get $zlo)))
+            (f64x2.add (f64x2.add (f64x2.splat (local.get $s0)) (f64x2.mul (f64x2.splat (local.get $s1)) (local.get $zlo))) (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zlo)) (local.get $zlo)))
             (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $m)) (local.get $wlo))))))
-        (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.add (f64x2.mul (local.get $bias2) (local.get $zhi))
+        (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.add (f64x2.mul (f64x2.splat (local.get $bias1)) (local.get $zhi))
           (f64x2.mul
-            (f64x2.add (f64x2.add (local.get $s02) (f64x2.mul (local.get $s12) (local.get $zhi))) (f64x2.mul (f64x2.mul (local.get $s22) (local.get $zhi)) (local.get $zhi)))
-            (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $m) (local.get $m))) (local.get $whi))))))
-        ;; Whole millimetres: ⌊z·1000 + 0.5⌋ clamped to 1 … 65535 (NaN reads 0), 0 where there is no reading.
-        (local.set $q (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
-          (i32x4.trunc_sat_f64x2_s_zero (f64x2.pmin (f64x2.pmax (f64x2.add (f64x2.mul (local.get $zlo) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)) (v128.const f64x2 65535 65535)))
-          (i32x4.trunc_sat_f64x2_s_zero (f64x2.pmin (f64x2.pmax (f64x2.add (f64x2.mul (local.get $zhi) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)) (v128.const f64x2 65535 65535)))))
+            (f64x2.add (f64x2.add (f64x2.splat (local.get $s0)) (f64x2.mul (f64x2.splat (local.get $s1)) (local.get $zhi))) (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zhi)) (local.get $zhi)))
+            (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $m) (local.get $m))) (local.get $whi))))))))
+        ;; Whole millimetres: ⌊z·1000 + 0.5⌋, at least 1 (max), at most 65535 (the saturating narrow), 0 where
+        ;; there is no reading. (No valid lane is NaN: NaN depths are invalid and the parameters are bounded.)
+        (local.set $q (i32x4.max_s (v128.const i32x4 1 1 1 1) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+          (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $zlo) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)))
+          (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $zhi) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5))))))
         (local.set $q (v128.andnot (local.get $q) (local.get $invalid)))
         (v128.store64_lane 0 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1))) (i16x8.narrow_i32x4_u (local.get $q) (local.get $q)))
         ;; The ziggurat's rejections (|m| >= K): decided here where $normalSlow can, else listed with their
