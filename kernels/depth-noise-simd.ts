@@ -19,7 +19,7 @@ type Measure = (
   minRange: number, maxRange: number, bias1: number, s0: number, s1: number, s2: number,
   edgesOn: number, edgeLo: number, edgeStep: number, mixedT: number, mixedPixel: number,
   grazeUp: number, gFull: number, gStart: number, gSpan: number,
-  minUp: number, maxDown: number, plain: number,
+  minUp: number, maxDown: number, plain: number, list: number,
 ) => number;
 
 /** The part of the WebAssembly API used here (the project's TS libs do not declare it; Node and browsers have it). */
@@ -48,7 +48,7 @@ class SimdPass {
   /** The rejections of the last pass: pixel indices and their depths before the error. */
   slowIndex = new Int32Array(0);
   slowDepth = new Float64Array(0);
-  private readonly offsets = { depth: 0, incidence: 0, out: 0, slowIndex: 0, slowDepth: 0 };
+  private readonly offsets = { depth: 0, incidence: 0, out: 0, slowIndex: 0, slowDepth: 0, list: 0 };
 
   constructor(exports: Record<string, unknown>) {
     this.measure = exports.measure as Measure;
@@ -58,6 +58,11 @@ class SimdPass {
       table.setFloat64(layer * 16, ZIGGURAT_W[layer], true);
       table.setInt32(layer * 16 + 8, ZIGGURAT_K[layer], true);
       table.setFloat64(2048 + layer * 8, ZIGGURAT_F[layer], true);
+    }
+    // For each 4-bit lane mask, the numbers of its lanes packed to the front (lists lanes without a branch).
+    for (let mask = 0; mask < 16; mask++) {
+      let packed = 0;
+      for (let lane = 0; lane < 4; lane++) if (mask & (1 << lane)) table.setInt32(3200 + mask * 16 + 4 * packed++, lane, true);
     }
   }
 
@@ -75,7 +80,8 @@ class SimdPass {
     o.out = o.incidence + aligned(pixels * 4);
     o.slowIndex = o.out + aligned(pixels * 2);
     o.slowDepth = o.slowIndex + aligned(pixels * 4);
-    const bytes = o.slowDepth + pixels * 8;
+    o.list = o.slowDepth + pixels * 8;
+    const bytes = o.list + aligned(pixels * 4) + 16;
     if (bytes > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
     const buffer = this.memory.buffer;
     this.depth = new Float32Array(buffer, o.depth, pixels);
@@ -100,7 +106,7 @@ class SimdPass {
       p.minRange, p.maxRange, p.bias1, p.sigma0, p.sigma1, p.sigma2,
       edgesOn ? 1 : 0, edgesOn ? f32Below(p.edgeStep) : 0, p.edgeStep, mixedThreshold(p.mixedPixel), p.mixedPixel,
       leastF32AtLeast(p.grazingCosStart), p.grazingCosFull, p.grazingCosStart, p.grazingCosStart - p.grazingCosFull,
-      leastF32AtLeast(p.minRange), -leastF32AtLeast(-p.maxRange), p.bias1 === 0 && p.sigma0 === 0 && p.sigma1 === 0 ? 1 : 0,
+      leastF32AtLeast(p.minRange), -leastF32AtLeast(-p.maxRange), p.bias1 === 0 && p.sigma0 === 0 && p.sigma1 === 0 ? 1 : 0, o.list,
     );
     out.set(this.out);
     return slow;

@@ -14,9 +14,9 @@
 ;;  - "may graze": cos < grazeUp in f32, where grazeUp is the least f32 ≥ grazingCosStart: for an f32
 ;;    cos that is exactly `cos < grazingCosStart`; those lanes take the exact f64 test ($graze).
 ;;
-;; Memory: the ziggurat's table at 0 (128 entries of 16 bytes: W as f64, then K as i32), F (128 f64) at
-;; 2048, a scratch of 64
-;; bytes at 3072; the buffers wherever the JS puts them (depth with 16 bytes to spare on both sides).
+;; Memory (the JS fills the tables): the ziggurat's table at 0 (128 entries of 16 bytes: W as f64, then K
+;; as i32), F (128 f64) at 2048, the lane-packing table at 3200 (16 × i32x4); the buffers wherever the JS
+;; puts them (depth with 16 bytes to spare on both sides, the list with 16 bytes to spare at its end).
 (module
   (memory (export "memory") 1)
 
@@ -126,26 +126,29 @@
       (br $draws))
     (unreachable))
 
-  ;; Measures a whole frame of $w × $h pixels ($w a multiple of 4) into $out; returns how many pixels are
-  ;; ziggurat rejections, whose indices and depths (before the error) it lists at $slowIdx and $slowZ.
+  ;; Measures a whole frame of $w × $h pixels ($w a multiple of 4) into $out; returns how many pixels it
+  ;; could not finish (tail draws of the ziggurat), whose indices and depths (before the error) it lists at
+  ;; $slowIdx and $slowZ.
+  ;;
+  ;; Two passes. The vector pass measures four pixels at a time as if no pixel were mixed, grazing or a
+  ;; ziggurat rejection, and lists (at $list) the pixels that may be any of those; the scalar pass then
+  ;; measures each listed pixel from scratch, as the reference does. The vector pass calls nothing and
+  ;; branches only around the edge draws (about one group in ten), so V8 keeps its vectors in registers.
   (func (export "measure")
       (param $w i32) (param $h i32) (param $depth i32) (param $inc i32) (param $out i32) (param $slowIdx i32) (param $slowZ i32)
       (param $em i32) (param $eo i32) (param $mm i32) (param $mo i32) (param $gm i32) (param $go i32)
       (param $minRange f64) (param $maxRange f64) (param $bias1 f64) (param $s0 f64) (param $s1 f64) (param $s2 f64)
       (param $edgesOn i32) (param $edgeLo f32) (param $edgeStep f64) (param $mixedT i32) (param $mixedPixel f64)
       (param $grazeUp f32) (param $gFull f64) (param $gStart f64) (param $gSpan f64)
-      (param $minUp f32) (param $maxDown f32) (param $plain i32)
+      (param $minUp f32) (param $maxDown f32) (param $plain i32) (param $list i32)
       (result i32)
-    (local $row i32) (local $col i32) (local $i i32) (local $pd i32) (local $pi i32) (local $up i32) (local $down i32)
-    (local $slow i32) (local $bits i32) (local $lane i32) (local $a i32)
-    (local $weyl v128) (local $weylStep v128) (local $lmask v128) (local $rmask v128)
-    (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $hole v128) (local $maybe v128)
-    (local $hm v128) (local $hv v128) (local $m v128) (local $k v128) (local $wlo v128) (local $whi v128) (local $invalid v128)
-    (local $x v128) (local $q v128) (local $zs f64) (local $n f64)
-    (local $bad v128)
+    (local $row i32) (local $col i32) (local $i i32) (local $pd i32) (local $up i32) (local $down i32)
+    (local $slow i32) (local $bits i32) (local $a i32) (local $count i32) (local $k i32) (local $hs i32)
+    (local $weyl v128) (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $bad v128) (local $special v128)
+    (local $maybe v128) (local $hm v128) (local $hv v128) (local $m v128) (local $kv v128) (local $wlo v128) (local $whi v128) (local $x v128)
+    (local $z f64) (local $n f64) (local $cos f64)
     ;; The error stream's Weyl sequence i·em + eo for pixels i … i + 3, stepped by 4·em.
     (local.set $weyl (i32x4.add (i32x4.mul (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $em))) (i32x4.splat (local.get $eo))))
-    (local.set $weylStep (i32x4.splat (i32.shl (local.get $em) (i32.const 2))))
     (local.set $row (i32.const 0))
     (loop $rows
       (local.set $up (select (i32.sub (i32.const 0) (i32.shl (local.get $w) (i32.const 2))) (i32.const 0) (i32.gt_s (local.get $row) (i32.const 0))))
@@ -154,138 +157,134 @@
       (loop $groups
         (local.set $i (i32.add (i32.mul (local.get $row) (local.get $w)) (local.get $col)))
         (local.set $pd (i32.add (local.get $depth) (i32.shl (local.get $i) (i32.const 2))))
-        (local.set $pi (i32.add (local.get $inc) (i32.shl (local.get $i) (i32.const 2))))
         (local.set $z4 (v128.load (local.get $pd)))
-        (local.set $zlo (f64x2.promote_low_f32x4 (local.get $z4)))
-        (local.set $zhi (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z4) (local.get $z4))))
         (local.set $inf (f32x4.eq (local.get $z4) (v128.const f32x4 inf inf inf inf)))
-        (local.set $hole (v128.const i32x4 0 0 0 0))
         ;; No reading: no surface, NaN, or out of range (exact in f32 with the range rounded inwards to f32).
         (local.set $bad (v128.or (v128.or (local.get $inf) (f32x4.ne (local.get $z4) (local.get $z4)))
           (v128.or (f32x4.lt (local.get $z4) (f32x4.splat (local.get $minUp))) (f32x4.gt (local.get $z4) (f32x4.splat (local.get $maxDown))))))
-        ;; Mixed pixels: a lane that may be an edge and whose mixed draw is below mixedPixel is blended.
+        ;; Grazing: exact in f32 (grazeUp is the least f32 at least grazingCosStart).
+        (local.set $special (v128.andnot (f32x4.lt (v128.load (i32.add (local.get $inc) (i32.shl (local.get $i) (i32.const 2)))) (f32x4.splat (local.get $grazeUp))) (local.get $inf)))
+        ;; Mixed: lanes that may be edges (the f32 prefilter) whose mixed draw is below mixedPixel. At the
+        ;; image's left and right edges a pixel is its own neighbour.
         (if (local.get $edgesOn) (then
-          ;; At the image's left and right edges a pixel is its own neighbour.
-          (local.set $lmask (select (v128.const i32x4 -1 0 0 0) (v128.const i32x4 0 0 0 0) (i32.eqz (local.get $col))))
-          (local.set $rmask (select (v128.const i32x4 0 0 0 -1) (v128.const i32x4 0 0 0 0) (i32.eq (local.get $col) (i32.sub (local.get $w) (i32.const 4)))))
           (local.set $maybe (v128.andnot (v128.or
             (v128.or
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.sub (local.get $pd) (i32.const 4))) (local.get $lmask)) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.add (local.get $pd) (i32.const 4))) (local.get $rmask)) (local.get $z4))) (f32x4.splat (local.get $edgeLo))))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.sub (local.get $pd) (i32.const 4)))
+                (select (v128.const i32x4 -1 0 0 0) (v128.const i32x4 0 0 0 0) (i32.eqz (local.get $col)))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))
+              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.add (local.get $pd) (i32.const 4)))
+                (select (v128.const i32x4 0 0 0 -1) (v128.const i32x4 0 0 0 0) (i32.eq (local.get $col) (i32.sub (local.get $w) (i32.const 4))))) (local.get $z4))) (f32x4.splat (local.get $edgeLo))))
             (v128.or
               (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $up))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))
               (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $down))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))))
             (local.get $inf)))
           (if (v128.any_true (local.get $maybe)) (then
-            (local.set $hm (call $mix32x4 (i32x4.add (i32x4.mul (i32x4.add (i32x4.splat (local.get $i)) (v128.const i32x4 0 1 2 3)) (i32x4.splat (local.get $mm))) (i32x4.splat (local.get $mo)))))
-            (local.set $bits (i32x4.bitmask (v128.and (local.get $maybe) (i32x4.lt_u (local.get $hm) (i32x4.splat (local.get $mixedT))))))
-            (if (local.get $bits) (then
-              (v128.store (i32.const 3072) (local.get $zlo))
-              (v128.store (i32.const 3088) (local.get $zhi))
-              (v128.store (i32.const 3104) (local.get $hm))
-              (local.set $lane (i32.const 0))
-              (loop $lanes
-                (if (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane))) (then
-                  (local.set $a (i32.add (i32.const 3072) (i32.shl (local.get $lane) (i32.const 3))))
-                  (f64.store (local.get $a) (call $blend
-                    (i32.add (local.get $pd) (i32.shl (local.get $lane) (i32.const 2)))
-                    (i32.gt_s (i32.add (local.get $col) (local.get $lane)) (i32.const 0))
-                    (i32.lt_s (i32.add (local.get $col) (local.get $lane)) (i32.sub (local.get $w) (i32.const 1)))
-                    (local.get $up) (local.get $down) (f64.load (local.get $a))
-                    (f64.mul (f64.convert_i32_u (i32.load (i32.add (i32.const 3104) (i32.shl (local.get $lane) (i32.const 2))))) (f64.const 0x1p-32))
-                    (local.get $edgeStep) (local.get $mixedPixel)))))
-                (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
-              (local.set $zlo (v128.load (i32.const 3072)))
-              (local.set $zhi (v128.load (i32.const 3088)))
-              ;; Blended depths are f64: their range test is made again in f64.
-              (local.set $bad (v128.or (local.get $inf)
-                (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27
-                  (v128.or (v128.or (f64x2.lt (local.get $zlo) (f64x2.splat (local.get $minRange))) (f64x2.gt (local.get $zlo) (f64x2.splat (local.get $maxRange)))) (f64x2.ne (local.get $zlo) (local.get $zlo)))
-                  (v128.or (v128.or (f64x2.lt (local.get $zhi) (f64x2.splat (local.get $minRange))) (f64x2.gt (local.get $zhi) (f64x2.splat (local.get $maxRange)))) (f64x2.ne (local.get $zhi) (local.get $zhi))))))))))))
-        ;; Grazing holes.
-        (local.set $bits (i32x4.bitmask (v128.andnot (f32x4.lt (v128.load (local.get $pi)) (f32x4.splat (local.get $grazeUp))) (local.get $inf))))
-        (if (local.get $bits) (then
-          (local.set $lane (i32.const 0))
-          (loop $lanes
-            (i32.store (i32.add (i32.const 3120) (i32.shl (local.get $lane) (i32.const 2)))
-              (select
-                (call $graze (i32.add (local.get $i) (local.get $lane)) (f64.promote_f32 (f32.load (i32.add (local.get $pi) (i32.shl (local.get $lane) (i32.const 2)))))
-                  (local.get $gm) (local.get $go) (local.get $gFull) (local.get $gStart) (local.get $gSpan))
-                (i32.const 0)
-                (i32.and (local.get $bits) (i32.shl (i32.const 1) (local.get $lane)))))
-            (br_if $lanes (i32.lt_u (local.tee $lane (i32.add (local.get $lane) (i32.const 1))) (i32.const 4))))
-          (local.set $hole (v128.load (i32.const 3120)))))
-        (local.set $invalid (v128.or (local.get $bad) (local.get $hole)))
-        ;; The error draw and the ziggurat's fast path: layer h & 127, position m = h >> 7.
-        ;; (mix32 written out: a call would spill every live vector.)
+            (local.set $hm (i32x4.add (i32x4.mul (i32x4.add (i32x4.splat (local.get $i)) (v128.const i32x4 0 1 2 3)) (i32x4.splat (local.get $mm))) (i32x4.splat (local.get $mo))))
+            (local.set $hm (v128.xor (local.get $hm) (i32x4.shr_u (local.get $hm) (i32.const 16))))
+            (local.set $hm (i32x4.mul (local.get $hm) (v128.const i32x4 0x85ebca6b 0x85ebca6b 0x85ebca6b 0x85ebca6b)))
+            (local.set $hm (v128.xor (local.get $hm) (i32x4.shr_u (local.get $hm) (i32.const 13))))
+            (local.set $hm (i32x4.mul (local.get $hm) (v128.const i32x4 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35)))
+            (local.set $hm (v128.xor (local.get $hm) (i32x4.shr_u (local.get $hm) (i32.const 16))))
+            (local.set $special (v128.or (local.get $special) (v128.and (local.get $maybe) (i32x4.lt_u (local.get $hm) (i32x4.splat (local.get $mixedT))))))))))
+        ;; The error draw (mix32 written out) and the ziggurat's fast path: layer h & 127, position m = h >> 7.
         (local.set $hv (v128.xor (local.get $weyl) (i32x4.shr_u (local.get $weyl) (i32.const 16))))
         (local.set $hv (i32x4.mul (local.get $hv) (v128.const i32x4 0x85ebca6b 0x85ebca6b 0x85ebca6b 0x85ebca6b)))
         (local.set $hv (v128.xor (local.get $hv) (i32x4.shr_u (local.get $hv) (i32.const 13))))
         (local.set $hv (i32x4.mul (local.get $hv) (v128.const i32x4 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35)))
         (local.set $hv (v128.xor (local.get $hv) (i32x4.shr_u (local.get $hv) (i32.const 16))))
-        (local.set $weyl (i32x4.add (local.get $weyl) (local.get $weylStep)))
+        (local.set $weyl (i32x4.add (local.get $weyl) (i32x4.splat (i32.shl (local.get $em) (i32.const 2)))))
         (local.set $x (i32x4.shl (v128.and (local.get $hv) (v128.const i32x4 127 127 127 127)) (i32.const 4)))
         (local.set $a (i32x4.extract_lane 0 (local.get $x)))
         (local.set $wlo (v128.load64_lane 0 (local.get $a) (local.get $wlo)))
-        (local.set $k (v128.load32_lane offset=8 0 (local.get $a) (local.get $k)))
+        (local.set $kv (v128.load32_lane offset=8 0 (local.get $a) (local.get $kv)))
         (local.set $a (i32x4.extract_lane 1 (local.get $x)))
         (local.set $wlo (v128.load64_lane 1 (local.get $a) (local.get $wlo)))
-        (local.set $k (v128.load32_lane offset=8 1 (local.get $a) (local.get $k)))
+        (local.set $kv (v128.load32_lane offset=8 1 (local.get $a) (local.get $kv)))
         (local.set $a (i32x4.extract_lane 2 (local.get $x)))
         (local.set $whi (v128.load64_lane 0 (local.get $a) (local.get $whi)))
-        (local.set $k (v128.load32_lane offset=8 2 (local.get $a) (local.get $k)))
+        (local.set $kv (v128.load32_lane offset=8 2 (local.get $a) (local.get $kv)))
         (local.set $a (i32x4.extract_lane 3 (local.get $x)))
         (local.set $whi (v128.load64_lane 1 (local.get $a) (local.get $whi)))
-        (local.set $k (v128.load32_lane offset=8 3 (local.get $a) (local.get $k)))
+        (local.set $kv (v128.load32_lane offset=8 3 (local.get $a) (local.get $kv)))
         (local.set $m (i32x4.shr_s (local.get $hv) (i32.const 7)))
-        (local.set $bits (i32x4.bitmask (v128.andnot (i32x4.ge_s (i32x4.abs (local.get $m)) (local.get $k)) (local.get $invalid))))
-        (if (local.get $bits) (then
-          (v128.store (i32.const 3072) (local.get $zlo))
-          (v128.store (i32.const 3088) (local.get $zhi))
-          (v128.store (i32.const 3104) (local.get $hv))))
+        ;; Rejections (|m| >= K) of pixels with a reading.
+        (local.set $special (v128.or (local.get $special) (v128.andnot (i32x4.ge_s (i32x4.abs (local.get $m)) (local.get $kv)) (local.get $bad))))
         ;; z += bias1·z + (sigma0 + sigma1·z + sigma2·z·z)·(m·W), in the reference's order; with bias1 = sigma0 =
         ;; sigma1 = 0 ($plain) the zero terms change only the sign of a zero, which z + (±0) does not see.
+        (local.set $zlo (f64x2.promote_low_f32x4 (local.get $z4)))
+        (local.set $zhi (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $z4) (local.get $z4))))
+        (local.set $wlo (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $m)) (local.get $wlo)))
+        (local.set $whi (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $m) (local.get $m))) (local.get $whi)))
         (if (local.get $plain)
           (then
-            (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.mul (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zlo)) (local.get $zlo))
-              (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $m)) (local.get $wlo)))))
-            (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.mul (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zhi)) (local.get $zhi))
-              (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $m) (local.get $m))) (local.get $whi))))))
+            (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.mul (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zlo)) (local.get $zlo)) (local.get $wlo))))
+            (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.mul (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zhi)) (local.get $zhi)) (local.get $whi)))))
           (else
-        (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.add (f64x2.mul (f64x2.splat (local.get $bias1)) (local.get $zlo))
-          (f64x2.mul
-            (f64x2.add (f64x2.add (f64x2.splat (local.get $s0)) (f64x2.mul (f64x2.splat (local.get $s1)) (local.get $zlo))) (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zlo)) (local.get $zlo)))
-            (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $m)) (local.get $wlo))))))
-        (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.add (f64x2.mul (f64x2.splat (local.get $bias1)) (local.get $zhi))
-          (f64x2.mul
-            (f64x2.add (f64x2.add (f64x2.splat (local.get $s0)) (f64x2.mul (f64x2.splat (local.get $s1)) (local.get $zhi))) (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zhi)) (local.get $zhi)))
-            (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $m) (local.get $m))) (local.get $whi))))))))
+            (local.set $zlo (f64x2.add (local.get $zlo) (f64x2.add (f64x2.mul (f64x2.splat (local.get $bias1)) (local.get $zlo))
+              (f64x2.mul
+                (f64x2.add (f64x2.add (f64x2.splat (local.get $s0)) (f64x2.mul (f64x2.splat (local.get $s1)) (local.get $zlo))) (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zlo)) (local.get $zlo)))
+                (local.get $wlo)))))
+            (local.set $zhi (f64x2.add (local.get $zhi) (f64x2.add (f64x2.mul (f64x2.splat (local.get $bias1)) (local.get $zhi))
+              (f64x2.mul
+                (f64x2.add (f64x2.add (f64x2.splat (local.get $s0)) (f64x2.mul (f64x2.splat (local.get $s1)) (local.get $zhi))) (f64x2.mul (f64x2.mul (f64x2.splat (local.get $s2)) (local.get $zhi)) (local.get $zhi)))
+                (local.get $whi)))))))
         ;; Whole millimetres: ⌊z·1000 + 0.5⌋, at least 1 (max), at most 65535 (the saturating narrow), 0 where
-        ;; there is no reading. (No valid lane is NaN: NaN depths are invalid and the parameters are bounded.)
-        (local.set $q (i32x4.max_s (v128.const i32x4 1 1 1 1) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
-          (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $zlo) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)))
-          (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $zhi) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5))))))
-        (local.set $q (v128.andnot (local.get $q) (local.get $invalid)))
-        (v128.store64_lane 0 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1))) (i16x8.narrow_i32x4_u (local.get $q) (local.get $q)))
-        ;; The ziggurat's rejections (|m| >= K): decided here where $normalSlow can, else listed with their
-        ;; depth (before the error) for JS to finish.
-        (if (local.get $bits) (then
-          (loop $lanes
-            (local.set $lane (i32.ctz (local.get $bits)))
-            (block
-              (local.set $zs (f64.load (i32.add (i32.const 3072) (i32.shl (local.get $lane) (i32.const 3)))))
-              (local.set $n (call $normalSlow (i32.load (i32.add (i32.const 3104) (i32.shl (local.get $lane) (i32.const 2))))))
-              (if (f64.eq (local.get $n) (local.get $n))
-                (then
-                  (local.set $zs (f64.add (local.get $zs) (f64.add (f64.mul (local.get $bias1) (local.get $zs))
-                    (f64.mul (f64.add (f64.add (local.get $s0) (f64.mul (local.get $s1) (local.get $zs))) (f64.mul (f64.mul (local.get $s2) (local.get $zs)) (local.get $zs))) (local.get $n)))))
-                  (i32.store16 (i32.add (local.get $out) (i32.shl (i32.add (local.get $i) (local.get $lane)) (i32.const 1)))
-                    (i32.trunc_sat_f64_s (f64.min (f64.max (f64.add (f64.mul (local.get $zs) (f64.const 1000)) (f64.const 0.5)) (f64.const 1)) (f64.const 65535)))))
-                (else
-                  (i32.store (i32.add (local.get $slowIdx) (i32.shl (local.get $slow) (i32.const 2))) (i32.add (local.get $i) (local.get $lane)))
-                  (f64.store (i32.add (local.get $slowZ) (i32.shl (local.get $slow) (i32.const 3))) (local.get $zs))
-                  (local.set $slow (i32.add (local.get $slow) (i32.const 1))))))
-            (br_if $lanes (local.tee $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))))))
+        ;; there is no reading. (No valid lane is NaN: NaN depths are bad and the error terms are bounded.)
+        (v128.store64_lane 0 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1)))
+          (i16x8.narrow_i32x4_u
+            (v128.andnot
+              (i32x4.max_s (v128.const i32x4 1 1 1 1) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $zlo) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)))
+                (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $zhi) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)))))
+              (local.get $bad))
+            (v128.const i32x4 0 0 0 0)))
+        ;; List the special lanes without a branch: the table at 3200 holds, for each 4-bit mask, its lanes'
+        ;; numbers packed to the front.
+        (local.set $bits (i32x4.bitmask (local.get $special)))
+        (v128.store (i32.add (local.get $list) (i32.shl (local.get $count) (i32.const 2)))
+          (i32x4.add (i32x4.splat (local.get $i)) (v128.load offset=3200 (i32.shl (local.get $bits) (i32.const 4)))))
+        (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $bits))))
         (br_if $groups (i32.lt_u (local.tee $col (i32.add (local.get $col) (i32.const 4))) (local.get $w))))
       (br_if $rows (i32.lt_u (local.tee $row (i32.add (local.get $row) (i32.const 1))) (local.get $h))))
+    ;; The listed pixels, one at a time, as the reference measures them.
+    (local.set $k (i32.const 0))
+    (block $done
+      (loop $listed
+        (br_if $done (i32.ge_u (local.get $k) (local.get $count)))
+        (local.set $i (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (local.set $pd (i32.add (local.get $depth) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $z (f64.promote_f32 (f32.load (local.get $pd))))
+        (local.set $row (i32.div_u (local.get $i) (local.get $w)))
+        (local.set $col (i32.sub (local.get $i) (i32.mul (local.get $row) (local.get $w))))
+        (if (local.get $edgesOn) (then
+          (local.set $hs (call $mix32 (i32.add (i32.mul (local.get $i) (local.get $mm)) (local.get $mo))))
+          (if (i32.lt_u (local.get $hs) (local.get $mixedT)) (then
+            (local.set $z (call $blend (local.get $pd)
+              (i32.gt_s (local.get $col) (i32.const 0)) (i32.lt_s (local.get $col) (i32.sub (local.get $w) (i32.const 1)))
+              (select (i32.sub (i32.const 0) (i32.shl (local.get $w) (i32.const 2))) (i32.const 0) (i32.gt_s (local.get $row) (i32.const 0)))
+              (select (i32.shl (local.get $w) (i32.const 2)) (i32.const 0) (i32.lt_s (local.get $row) (i32.sub (local.get $h) (i32.const 1))))
+              (local.get $z) (f64.mul (f64.convert_i32_u (local.get $hs)) (f64.const 0x1p-32)) (local.get $edgeStep) (local.get $mixedPixel)))))))
+        (local.set $a (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1))))
+        (local.set $cos (f64.promote_f32 (f32.load (i32.add (local.get $inc) (i32.shl (local.get $i) (i32.const 2))))))
+        (block $measured
+          (if (f64.lt (local.get $cos) (local.get $gStart)) (then
+            (if (call $graze (local.get $i) (local.get $cos) (local.get $gm) (local.get $go) (local.get $gFull) (local.get $gStart) (local.get $gSpan)) (then
+              (i32.store16 (local.get $a) (i32.const 0))
+              (br $measured)))))
+          (if (i32.or (f64.lt (local.get $z) (local.get $minRange)) (f64.gt (local.get $z) (local.get $maxRange))) (then
+            (i32.store16 (local.get $a) (i32.const 0))
+            (br $measured)))
+          (local.set $hs (call $mix32 (i32.add (i32.mul (local.get $i) (local.get $em)) (local.get $eo))))
+          (local.set $n (call $normalSlow (local.get $hs)))
+          (if (f64.ne (local.get $n) (local.get $n)) (then
+            ;; A tail draw: finished in JS.
+            (i32.store (i32.add (local.get $slowIdx) (i32.shl (local.get $slow) (i32.const 2))) (local.get $i))
+            (f64.store (i32.add (local.get $slowZ) (i32.shl (local.get $slow) (i32.const 3))) (local.get $z))
+            (local.set $slow (i32.add (local.get $slow) (i32.const 1)))
+            (br $measured)))
+          (local.set $z (f64.add (local.get $z) (f64.add (f64.mul (local.get $bias1) (local.get $z))
+            (f64.mul (f64.add (f64.add (local.get $s0) (f64.mul (local.get $s1) (local.get $z))) (f64.mul (f64.mul (local.get $s2) (local.get $z)) (local.get $z))) (local.get $n)))))
+          (i32.store16 (local.get $a)
+            (i32.trunc_sat_f64_s (f64.min (f64.max (f64.add (f64.mul (local.get $z) (f64.const 1000)) (f64.const 0.5)) (f64.const 1)) (f64.const 65535)))))
+        (br $listed)))
     (local.get $slow)))
