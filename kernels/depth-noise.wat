@@ -140,11 +140,11 @@
       (param $minRange f64) (param $maxRange f64) (param $bias1 f64) (param $s0 f64) (param $s1 f64) (param $s2 f64)
       (param $edgesOn i32) (param $edgeLo f32) (param $edgeStep f64) (param $mixedT i32) (param $mixedPixel f64)
       (param $grazeUp f32) (param $gFull f64) (param $gStart f64) (param $gSpan f64)
-      (param $minUp f32) (param $maxDown f32) (param $plain i32) (param $list i32)
+      (param $minUp f32) (param $maxDown f32) (param $plain i32) (param $list i32) (param $rejected i32)
       (result i32)
     (local $row i32) (local $col i32) (local $i i32) (local $pd i32) (local $up i32) (local $down i32)
-    (local $slow i32) (local $bits i32) (local $a i32) (local $count i32) (local $k i32) (local $hs i32) (local $t i32) (local $ms i32)
-    (local $weyl v128) (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $bad v128) (local $special v128)
+    (local $slow i32) (local $bits i32) (local $a i32) (local $count i32) (local $k i32) (local $hs i32) (local $t i32) (local $ms i32) (local $rejectedCount i32)
+    (local $weyl v128) (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $bad v128) (local $special v128) (local $rej v128)
     (local $maybe v128) (local $hm v128) (local $hv v128) (local $m v128) (local $kv v128) (local $wlo v128) (local $whi v128) (local $x v128)
     (local $z f64) (local $n f64) (local $cos f64)
     ;; The error stream's Weyl sequence i·em + eo for pixels i … i + 3, stepped by 4·em.
@@ -207,7 +207,7 @@
         (local.set $kv (v128.load32_lane offset=8 3 (local.get $a) (local.get $kv)))
         (local.set $m (i32x4.shr_s (local.get $hv) (i32.const 7)))
         ;; Rejections (|m| >= K) of pixels with a reading.
-        (local.set $special (v128.or (local.get $special) (v128.andnot (i32x4.ge_s (i32x4.abs (local.get $m)) (local.get $kv)) (local.get $bad))))
+        (local.set $rej (v128.andnot (v128.andnot (i32x4.ge_s (i32x4.abs (local.get $m)) (local.get $kv)) (local.get $bad)) (local.get $special)))
         ;; z += bias1·z + (sigma0 + sigma1·z + sigma2·z·z)·(m·W), in the reference's order; with bias1 = sigma0 =
         ;; sigma1 = 0 ($plain) the zero terms change only the sign of a zero, which z + (±0) does not see.
         (local.set $zlo (f64x2.promote_low_f32x4 (local.get $z4)))
@@ -237,19 +237,51 @@
                 (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $zhi) (v128.const f64x2 1000 1000)) (v128.const f64x2 0.5 0.5)))))
               (local.get $bad))
             (v128.const i32x4 0 0 0 0)))
-        ;; List the special lanes without a branch: the table at 3200 holds, for each 4-bit mask, its lanes'
-        ;; numbers packed to the front.
+        ;; List the special lanes without a branch (the table at 3200 holds, for each 4-bit mask, its lanes'
+        ;; numbers packed to the front): mixed and grazing candidates at $list, other rejections at $rejected.
         (local.set $bits (i32x4.bitmask (local.get $special)))
         (v128.store (i32.add (local.get $list) (i32.shl (local.get $count) (i32.const 2)))
           (i32x4.add (i32x4.splat (local.get $i)) (v128.load offset=3200 (i32.shl (local.get $bits) (i32.const 4)))))
         (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $bits))))
+        (local.set $bits (i32x4.bitmask (local.get $rej)))
+        (v128.store (i32.add (local.get $rejected) (i32.shl (local.get $rejectedCount) (i32.const 2)))
+          (i32x4.add (i32x4.splat (local.get $i)) (v128.load offset=3200 (i32.shl (local.get $bits) (i32.const 4)))))
+        (local.set $rejectedCount (i32.add (local.get $rejectedCount) (i32.popcnt (local.get $bits))))
         (br_if $groups (i32.lt_u (local.tee $col (i32.add (local.get $col) (i32.const 4))) (local.get $w))))
       (br_if $rows (i32.lt_u (local.tee $row (i32.add (local.get $row) (i32.const 1))) (local.get $h))))
-    ;; The listed pixels, one at a time, as the reference measures them.
+    ;; The rejections of pixels that are neither mixed nor grazing candidates: their depth is the image's
+    ;; and has a reading; only the error is drawn again.
     (local.set $k (i32.const 0))
     (block $done
       (loop $listed
-        (br_if $done (i32.ge_u (local.get $k) (local.get $count)))
+        (br_if $done (i32.ge_u (local.get $k) (local.get $rejectedCount)))
+        (local.set $i (i32.load (i32.add (local.get $rejected) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (local.set $z (f64.promote_f32 (f32.load (i32.add (local.get $depth) (i32.shl (local.get $i) (i32.const 2))))))
+        (local.set $hs (i32.add (i32.mul (local.get $i) (local.get $em)) (local.get $eo)))
+        (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 16))))
+        (local.set $hs (i32.mul (local.get $hs) (i32.const 0x85ebca6b)))
+        (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 13))))
+        (local.set $hs (i32.mul (local.get $hs) (i32.const 0xc2b2ae35)))
+        (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 16))))
+        (local.set $n (call $normalSlow (local.get $hs)))
+        (if (f64.ne (local.get $n) (local.get $n))
+          (then
+            ;; A tail draw: finished in JS.
+            (i32.store (i32.add (local.get $slowIdx) (i32.shl (local.get $slow) (i32.const 2))) (local.get $i))
+            (f64.store (i32.add (local.get $slowZ) (i32.shl (local.get $slow) (i32.const 3))) (local.get $z))
+            (local.set $slow (i32.add (local.get $slow) (i32.const 1))))
+          (else
+            (local.set $z (f64.add (local.get $z) (f64.add (f64.mul (local.get $bias1) (local.get $z))
+              (f64.mul (f64.add (f64.add (local.get $s0) (f64.mul (local.get $s1) (local.get $z))) (f64.mul (f64.mul (local.get $s2) (local.get $z)) (local.get $z))) (local.get $n)))))
+            (i32.store16 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1)))
+              (i32.trunc_sat_f64_s (f64.min (f64.max (f64.add (f64.mul (local.get $z) (f64.const 1000)) (f64.const 0.5)) (f64.const 1)) (f64.const 65535))))))
+        (br $listed)))
+    ;; The mixed and grazing candidates, one at a time, as the reference measures them.
+    (local.set $k (i32.const 0))
+    (block $candidatesDone
+      (loop $candidates
+        (br_if $candidatesDone (i32.ge_u (local.get $k) (local.get $count)))
         (local.set $i (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (local.set $pd (i32.add (local.get $depth) (i32.shl (local.get $i) (i32.const 2))))
@@ -302,5 +334,5 @@
             (f64.mul (f64.add (f64.add (local.get $s0) (f64.mul (local.get $s1) (local.get $z))) (f64.mul (f64.mul (local.get $s2) (local.get $z)) (local.get $z))) (local.get $n)))))
           (i32.store16 (local.get $a)
             (i32.trunc_sat_f64_s (f64.min (f64.max (f64.add (f64.mul (local.get $z) (f64.const 1000)) (f64.const 0.5)) (f64.const 1)) (f64.const 65535)))))
-        (br $listed)))
+        (br $candidates)))
     (local.get $slow)))
