@@ -19,7 +19,7 @@ type Measure = (
   minRange: number, maxRange: number, bias1: number, s0: number, s1: number, s2: number,
   edgesOn: number, edgeLo: number, edgeStep: number, mixedT: number, mixedPixel: number,
   grazeUp: number, gFull: number, gStart: number, gSpan: number,
-  minUp: number, maxDown: number, plain: number, list: number, rejected: number,
+  minUp: number, maxDown: number, plain: number, list: number, rejected: number, rowFlags: number,
 ) => number;
 
 /** The part of the WebAssembly API used here (the project's TS libs do not declare it; Node and browsers have it). */
@@ -48,7 +48,7 @@ class SimdPass {
   /** The rejections of the last pass: pixel indices and their depths before the error. */
   slowIndex = new Int32Array(0);
   slowDepth = new Float64Array(0);
-  private readonly offsets = { depth: 0, incidence: 0, out: 0, slowIndex: 0, slowDepth: 0, list: 0, rejected: 0 };
+  private readonly offsets = { depth: 0, incidence: 0, out: 0, slowIndex: 0, slowDepth: 0, list: 0, rejected: 0, rowFlags: 0 };
 
   constructor(exports: Record<string, unknown>) {
     this.measure = exports.measure as Measure;
@@ -82,7 +82,9 @@ class SimdPass {
     o.slowDepth = o.slowIndex + aligned(pixels * 4);
     o.list = o.slowDepth + pixels * 8;
     o.rejected = o.list + aligned(pixels * 4) + 16;
-    const bytes = o.rejected + aligned(pixels * 4) + 16;
+    o.rowFlags = o.rejected + aligned(pixels * 4) + 16;
+    // The rows' flags need a row's width (at most the pixels) in i32.
+    const bytes = o.rowFlags + aligned(pixels * 4);
     if (bytes > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
     const buffer = this.memory.buffer;
     this.depth = new Float32Array(buffer, o.depth, pixels);
@@ -107,7 +109,7 @@ class SimdPass {
       p.minRange, p.maxRange, p.bias1, p.sigma0, p.sigma1, p.sigma2,
       edgesOn ? 1 : 0, edgesOn ? f32Below(p.edgeStep) : 0, p.edgeStep, mixedThreshold(p.mixedPixel), p.mixedPixel,
       leastF32AtLeast(p.grazingCosStart), p.grazingCosFull, p.grazingCosStart, p.grazingCosStart - p.grazingCosFull,
-      leastF32AtLeast(p.minRange), -leastF32AtLeast(-p.maxRange), p.bias1 === 0 && p.sigma0 === 0 && p.sigma1 === 0 ? 1 : 0, o.list, o.rejected,
+      leastF32AtLeast(p.minRange), -leastF32AtLeast(-p.maxRange), p.bias1 === 0 && p.sigma0 === 0 && p.sigma1 === 0 ? 1 : 0, o.list, o.rejected, o.rowFlags,
     );
     out.set(this.out);
     return slow;

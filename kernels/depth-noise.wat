@@ -140,15 +140,16 @@
       (param $minRange f64) (param $maxRange f64) (param $bias1 f64) (param $s0 f64) (param $s1 f64) (param $s2 f64)
       (param $edgesOn i32) (param $edgeLo f32) (param $edgeStep f64) (param $mixedT i32) (param $mixedPixel f64)
       (param $grazeUp f32) (param $gFull f64) (param $gStart f64) (param $gSpan f64)
-      (param $minUp f32) (param $maxDown f32) (param $plain i32) (param $list i32) (param $rejected i32)
+      (param $minUp f32) (param $maxDown f32) (param $plain i32) (param $list i32) (param $rejected i32) (param $rowFlags i32)
       (result i32)
     (local $row i32) (local $col i32) (local $i i32) (local $pd i32) (local $up i32) (local $down i32)
     (local $slow i32) (local $bits i32) (local $a i32) (local $count i32) (local $k i32) (local $hs i32) (local $t i32) (local $ms i32) (local $rejectedCount i32)
-    (local $weyl v128) (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $bad v128) (local $special v128) (local $rej v128)
+    (local $weyl v128) (local $z4 v128) (local $zlo v128) (local $zhi v128) (local $inf v128) (local $bad v128) (local $special v128) (local $rej v128) (local $below v128) (local $right v128) (local $rightBefore v128)
     (local $maybe v128) (local $hm v128) (local $hv v128) (local $m v128) (local $kv v128) (local $wlo v128) (local $whi v128) (local $x v128)
     (local $z f64) (local $n f64) (local $cos f64)
     ;; The error stream's Weyl sequence i·em + eo for pixels i … i + 3, stepped by 4·em.
     (local.set $weyl (i32x4.add (i32x4.mul (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $em))) (i32x4.splat (local.get $eo))))
+    (memory.fill (local.get $rowFlags) (i32.const 0) (i32.shl (local.get $w) (i32.const 2)))
     (local.set $row (i32.const 0))
     (loop $rows
       (local.set $up (select (i32.sub (i32.const 0) (i32.shl (local.get $w) (i32.const 2))) (i32.const 0) (i32.gt_s (local.get $row) (i32.const 0))))
@@ -164,19 +165,23 @@
           (v128.or (f32x4.lt (local.get $z4) (f32x4.splat (local.get $minUp))) (f32x4.gt (local.get $z4) (f32x4.splat (local.get $maxDown))))))
         ;; Grazing: exact in f32 (grazeUp is the least f32 at least grazingCosStart).
         (local.set $special (v128.andnot (f32x4.lt (v128.load (i32.add (local.get $inc) (i32.shl (local.get $i) (i32.const 2)))) (f32x4.splat (local.get $grazeUp))) (local.get $inf)))
-        ;; Mixed: lanes that may be edges (the f32 prefilter) whose mixed draw is below mixedPixel. At the
-        ;; image's left and right edges a pixel is its own neighbour.
+        ;; Mixed: lanes that may be edges (the f32 prefilter) whose mixed draw is below mixedPixel. Each step
+        ;; between two neighbours is tested once: a pixel's left step is its left neighbour's right step
+        ;; ($right keeps the last group's), its upper step the one above's lower step ($rowFlags keeps the last
+        ;; row's). The image's rows are contiguous, so at the ends of a row the prefilter also sees the step to
+        ;; the next or last row's end pixel: that can only add candidates, which the scalar pass tests exactly.
         (if (local.get $edgesOn) (then
-          (local.set $maybe (v128.andnot (v128.or
-            (v128.or
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.sub (local.get $pd) (i32.const 4)))
-                (select (v128.const i32x4 -1 0 0 0) (v128.const i32x4 0 0 0 0) (i32.eqz (local.get $col)))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.bitselect (local.get $z4) (v128.load (i32.add (local.get $pd) (i32.const 4)))
-                (select (v128.const i32x4 0 0 0 -1) (v128.const i32x4 0 0 0 0) (i32.eq (local.get $col) (i32.sub (local.get $w) (i32.const 4))))) (local.get $z4))) (f32x4.splat (local.get $edgeLo))))
-            (v128.or
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $up))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))
-              (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $down))) (local.get $z4))) (f32x4.splat (local.get $edgeLo)))))
+          (local.set $maybe (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (i32.const 4))) (local.get $z4))) (f32x4.splat (local.get $edgeLo))))
+          (local.set $below (f32x4.gt (f32x4.abs (f32x4.sub (v128.load (i32.add (local.get $pd) (local.get $down))) (local.get $z4))) (f32x4.splat (local.get $edgeLo))))
+          (local.set $a (i32.add (local.get $rowFlags) (i32.shl (local.get $col) (i32.const 2))))
+          (local.set $x (v128.load (local.get $a)))
+          (v128.store (local.get $a) (local.get $below))
+          (local.set $right (local.get $maybe))
+          (local.set $maybe (v128.andnot
+            (v128.or (v128.or (local.get $maybe) (i8x16.shuffle 28 29 30 31 0 1 2 3 4 5 6 7 8 9 10 11 (local.get $maybe) (local.get $rightBefore)))
+              (v128.or (local.get $x) (local.get $below)))
             (local.get $inf)))
+          (local.set $rightBefore (local.get $right))
           (if (v128.any_true (local.get $maybe)) (then
             (local.set $hm (i32x4.add (i32x4.mul (i32x4.add (i32x4.splat (local.get $i)) (v128.const i32x4 0 1 2 3)) (i32x4.splat (local.get $mm))) (i32x4.splat (local.get $mo))))
             (local.set $hm (v128.xor (local.get $hm) (i32x4.shr_u (local.get $hm) (i32.const 16))))
