@@ -126,7 +126,37 @@
       (br $draws))
     (unreachable))
 
-  ;; Measures a whole frame of $w × $h pixels ($w a multiple of 4) into $out; returns how many pixels it
+;; $normalSlow for a rejected draw h (|m| >= K) without a branch, for the common cases: the wedge test
+  ;; accepts x, or rejects it and the next draw takes the fast path. Anything else (the tail, a second
+  ;; rejection, a test too close to call) returns NaN, and the caller asks $normalSlow. Branches here would
+  ;; be mispredicted about half the time (the wedge test is a coin toss), and a select costs less.
+  (func $wedgeOnce (param $h i32) (result f64)
+    (local $state i32) (local $layer i32) (local $x f64) (local $lhs f64) (local $e f64) (local $h2 i32) (local $m2 i32) (local $t2 i32)
+    (local.set $layer (i32.and (local.get $h) (i32.const 127)))
+    ;; The tail (layer 0) needs Math.log.
+    (if (i32.eqz (local.get $layer)) (then (return (f64.const nan))))
+    (local.set $x (f64.mul (f64.convert_i32_s (i32.shr_s (local.get $h) (i32.const 7))) (f64.load (i32.shl (local.get $layer) (i32.const 4)))))
+    (local.set $state (i32.add (i32.xor (local.get $h) (i32.const 0x68e31da4)) (i32.const 0x9e3779b9)))
+    (local.set $lhs (f64.add (f64.load offset=2048 (i32.shl (local.get $layer) (i32.const 3)))
+      (f64.mul
+        (f64.add (f64.mul (f64.convert_i32_u (call $mix32 (local.get $state))) (f64.const 0x1p-32)) (f64.const 0x1p-33))
+        (f64.sub (f64.load offset=2040 (i32.shl (local.get $layer) (i32.const 3))) (f64.load offset=2048 (i32.shl (local.get $layer) (i32.const 3)))))))
+    (local.set $e (call $exp (f64.mul (f64.mul (f64.const -0.5) (local.get $x)) (local.get $x))))
+    ;; The next draw, should the test reject x.
+    (local.set $h2 (call $mix32 (i32.add (local.get $state) (i32.const 0x9e3779b9))))
+    (local.set $m2 (i32.shr_s (local.get $h2) (i32.const 7)))
+    (local.set $t2 (i32.shl (i32.and (local.get $h2) (i32.const 127)) (i32.const 4)))
+    (f64.reinterpret_i64 (select
+      (i64.reinterpret_f64 (local.get $x))
+      (select
+        (i64.reinterpret_f64 (f64.mul (f64.convert_i32_s (local.get $m2)) (f64.load (local.get $t2))))
+        (i64.const 0x7ff8000000000000)
+        (i32.and
+          (f64.gt (local.get $lhs) (f64.mul (local.get $e) (f64.const 1.000000001)))
+          (i32.lt_s (select (local.get $m2) (i32.sub (i32.const 0) (local.get $m2)) (i32.ge_s (local.get $m2) (i32.const 0))) (i32.load offset=8 (local.get $t2)))))
+      (f64.lt (local.get $lhs) (f64.mul (local.get $e) (f64.const 0.999999999))))))
+
+    ;; Measures a whole frame of $w × $h pixels ($w a multiple of 4) into $out; returns how many pixels it
   ;; could not finish (tail draws of the ziggurat), whose indices and depths (before the error) it lists at
   ;; $slowIdx and $slowZ.
   ;;
@@ -269,7 +299,8 @@
         (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 13))))
         (local.set $hs (i32.mul (local.get $hs) (i32.const 0xc2b2ae35)))
         (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 16))))
-        (local.set $n (call $normalSlow (local.get $hs)))
+        (local.set $n (call $wedgeOnce (local.get $hs)))
+        (if (f64.ne (local.get $n) (local.get $n)) (then (local.set $n (call $normalSlow (local.get $hs)))))
         (if (f64.ne (local.get $n) (local.get $n))
           (then
             ;; A tail draw: finished in JS.
