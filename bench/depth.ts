@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { DRAW_DYNAMIC, DRAW_STATIC, DepthRaster, pinholeCamera, setCameraPose, type RasterCamera } from '../kernels/depth-raster.js';
 import { rayCastDepth } from '../kernels/depth-raycast.js';
 import { quatFromAxes } from '../src/geometry/math.js';
+import { noiseAgainstReference } from './depth-frame.js';
 import { buildModel, buildSceneGeometry, loadScene, loadTask, Session, type ShapeSpec, type SimModel, type TaskSpec, type Vec3 } from '../src/index.js';
 import { median, round } from './stats.js';
 
@@ -163,14 +164,18 @@ export async function depthBenchmark(progress: (line: string) => void) {
   progress('plane detection against the physics step …');
   const planeModel = buildModel(loadScene('living-room'), loadTask(model.sources.task), { sensing: { planes: true } });
   const planes = await planesAgainstPhysics(planeModel);
+  progress('the depth noise pass: WebAssembly SIMD against the JS reference …');
+  const noise = await noiseAgainstReference();
   return {
-    details: { '160x120': small, '320x240': large, gl, planes },
+    details: { '160x120': small, '320x240': large, gl, planes, noise },
     summary: {
       cpu_vs_naive_160x120: small.ratio,
       cpu_vs_naive_320x240: large.ratio,
       cpu_vs_gl_160x120: (gl.ms === null ? null : round(small.cpuMs / gl.ms)) as number,
       planes_vs_physics: planes.ratio,
       planes_with_render_vs_physics: planes.withRender,
+      noise_ms_160x120: noise.simdMs,
+      noise_simd_vs_js_160x120: noise.ratio,
     },
   };
 }
