@@ -2,8 +2,9 @@
  * The depth noise pass in WebAssembly SIMD (source: `depth-noise.wat`, bytes: `depth-noise-wasm.ts`): bit for
  * bit the reference pass of `depth-noise.ts` over a whole frame, four pixels at a time. One instance per
  * thread holds the frame: the ideal image is copied in (about 4 µs for 160×120), measured, and the reading
- * copied out; the ziggurat's rare rejections are listed for the caller to finish in JS (they need
- * Math.log and Math.exp), as the reference does.
+ * copied out; the few pixels whose Gaussian draw is a tail draw of the ziggurat (about 11 a frame: they
+ * need Math.log) are listed for the caller to finish as the reference does, and the caller draws dropouts.
+ * The design and its proof of bit-identity are in the header of `depth-noise.wat`.
  *
  * It serves the parameters a sensor has (`simdServes`); anything else, a window smaller than the frame, or a
  * runtime without WebAssembly SIMD runs the JS reference. The memory grows only for a larger frame than any
@@ -33,7 +34,7 @@ interface WasmApi {
   Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
 }
 
-/** Bytes the module keeps for itself: the ziggurat's tables (128 × 16 and 128 × 8) and a scratch. */
+/** Bytes the module keeps for itself: the ziggurat's tables (128 × 16 and 128 × 8) and the lane-packing table. */
 const RESERVED = 4096;
 const PAGE = 65536;
 
@@ -45,7 +46,7 @@ class SimdPass {
   depth = new Float32Array(0);
   incidence = new Float32Array(0);
   out = new Uint16Array(0);
-  /** The rejections of the last pass: pixel indices and their depths before the error. */
+  /** The tail draws of the last pass: pixel indices and their depths before the error. */
   slowIndex = new Int32Array(0);
   slowDepth = new Float64Array(0);
   private readonly offsets = { depth: 0, incidence: 0, out: 0, slowIndex: 0, slowDepth: 0, list: 0, rejected: 0, rowFlags: 0 };
@@ -80,7 +81,7 @@ class SimdPass {
     o.out = o.incidence + aligned(pixels * 4);
     o.slowIndex = o.out + aligned(pixels * 2);
     o.slowDepth = o.slowIndex + aligned(pixels * 4);
-    o.list = o.slowDepth + pixels * 8;
+    o.list = o.slowDepth + aligned(pixels * 8);
     o.rejected = o.list + aligned(pixels * 4) + 16;
     o.rowFlags = o.rejected + aligned(pixels * 4) + 16;
     // The rows' flags need a row's width (at most the pixels) in i32.
@@ -95,7 +96,7 @@ class SimdPass {
     this.pixels = pixels;
   }
 
-  /** Measures a whole frame into `out` (see measureDepth); returns the number of rejections listed. */
+  /** Measures a whole frame into `out` (see measureDepth) but for dropouts; returns the number of tail draws listed. */
   run(depth: Float32Array, incidence: Float32Array, width: number, height: number, p: DepthNoiseModel, noise: DepthNoiseStreams, out: Uint16Array): number {
     this.reserve(width * height);
     this.depth.set(depth);
@@ -126,11 +127,6 @@ export function simdPass(): SimdPass | null {
     if (wasm && wasm.validate(DEPTH_NOISE_WASM)) pass = new SimdPass(new wasm.Instance(new wasm.Module(DEPTH_NOISE_WASM), {}).exports);
   }
   return pass;
-}
-
-/** Turns the SIMD pass off (or back on) in this thread: for tests and benchmarks that compare it with the reference. */
-export function setSimdEnabled(enabled: boolean): void {
-  pass = enabled ? undefined : null;
 }
 
 /**

@@ -7,6 +7,11 @@
  * sensor frame number and the pixel, so rows can be measured in any order, or only some of them, with the
  * same result. Dropouts are a Bernoulli process along each row, drawn as geometric gaps between dropped
  * pixels (one draw per dropout rather than one per pixel). Nothing is allocated per frame.
+ *
+ * A whole frame is measured in WebAssembly SIMD (`depth-noise-simd.ts`, from `depth-noise.wat`), bit for bit
+ * what the JS pass here (`measureDepthReference`) gives, at about a third of its time; the JS pass measures
+ * windows and single pixels, and anything the SIMD pass does not serve. Either way the tail draws of the
+ * ziggurat and the dropouts are finished here.
  */
 import { CounterStream, mix32, U32_TO_UNIT, ZIGGURAT_K, ZIGGURAT_LAYER_MASK, ZIGGURAT_W } from './counter-rng.js';
 import { simdPass, simdServes } from './depth-noise-simd.js';
@@ -92,7 +97,7 @@ export class DepthNoiseStreams {
  * default). `incidence` is |cos| of each pixel's angle to the surface. `frame` is the sensor frame number,
  * which with `noise` fixes every draw. With `noise` null only the range limits and quantisation apply (the
  * `ideal` preset). Mixed pixels read the ideal depth of their 4-neighbours (also outside the window), so
- * those must be rendered too.
+ * those must be rendered too. Whole frames go to the SIMD pass where it serves them.
  */
 export function measureDepth(
   depth: Float32Array,

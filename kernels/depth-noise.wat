@@ -1,33 +1,38 @@
 ;; The depth noise pass in WebAssembly SIMD: the source of kernels/depth-noise-wasm.ts (`npm run wasm`
 ;; regenerates it; a test checks that the committed bytes match this file). It computes exactly what
-;; measureDepthReference in depth-noise.ts computes for a whole frame, four pixels at a time; the JS
-;; around it (depth-noise-simd.ts) copies the frame in and out, finishes the ziggurat's rejections and
-;; applies dropouts, as the reference does.
+;; measureDepthReference in depth-noise.ts computes for a whole frame; the JS around it
+;; (depth-noise-simd.ts) copies the frame in and out, finishes the few pixels listed here for it (tail
+;; draws of the ziggurat, which need Math.log) and applies dropouts, as the reference does.
 ;;
-;; Bit-identity: integer hashing is i32x4 (wrapping multiply, shifts, xor: the same as Math.imul and
-;; >>>), and every value the reference computes in f64 is computed in f64 here (f64x2 or scalar) with the
-;; same operations in the same order; +, −, ×, ÷ and the conversions are exact IEEE in both. Two tests
-;; run in f32 on four lanes at once, and both only decide whether a group of four takes a rare path:
-;;  - "may be an edge": |n − z| > edgeLo in f32, where edgeLo is an f32 a little below edgeStep, so it is
-;;    true wherever the exact f64 test is (an f32 difference is within 2^-24 of the exact one); lanes it
-;;    picks, whose mixed draw is below mixedPixel, then take the exact f64 test ($blend);
-;;  - "may graze": cos < grazeUp in f32, where grazeUp is the least f32 ≥ grazingCosStart: for an f32
-;;    cos that is exactly `cos < grazingCosStart`; those lanes take the exact f64 test ($graze).
+;; Passes: (1) a vector pass measures four pixels at a time as if none were mixed, grazing or a
+;; ziggurat rejection, and lists the lanes that may be (a branch-free packed store); (2) a scalar loop
+;; draws the error again for rejected plain pixels; (3) a scalar loop measures the mixed and grazing
+;; candidates (and rejections among them) from scratch, as the reference does. The vector loop calls
+;; nothing: a call in it, even a rare one, makes V8 spill its vectors on every group.
+;;
+;; Bit-identity: integer hashing is i32x4 or i32 (wrapping multiply, shifts, xor: Math.imul and >>>),
+;; and every value the reference computes in f64 is computed in f64 here with the same operations in the
+;; same order (+, -, *, / and the conversions are exact IEEE in both). Tests made in f32 are exact or only
+;; choose candidates for an exact test:
+;;  - range and grazing: an f32 c is below an f64 x exactly when c is below the least f32 >= x, so
+;;    `cos < grazingCosStart`, `z < minRange` and `z > maxRange` are exact in f32 (the JS rounds them);
+;;  - "may be an edge": |n - z| > edgeLo in f32, with edgeLo an f32 a little below edgeStep, holds wherever
+;;    the exact f64 test does (an f32 difference is within 2^-24 of the exact one): it only picks the lanes
+;;    whose mixed draw is then compared with mixedPixel (as an integer: h < ceil(mixedPixel 2^32)) and
+;;    which the scalar pass tests exactly;
+;;  - the error with bias1 = sigma0 = sigma1 = 0 leaves out the zero terms, which change only the sign of
+;;    a zero, which z + (+-0) does not see;
+;;  - ziggurat rejections: the wedge test F[l] + U (F[l-1] - F[l]) < Math.exp(-x^2/2) uses $exp (within a
+;;    relative 1e-12) and decides only outside a margin of 1e-9, far above either exponential's error;
+;;    closer calls, and the tail, go to JS.
 ;;
 ;; Memory (the JS fills the tables): the ziggurat's table at 0 (128 entries of 16 bytes: W as f64, then K
-;; as i32), F (128 f64) at 2048, the lane-packing table at 3200 (16 × i32x4); the buffers wherever the JS
-;; puts them (depth with 16 bytes to spare on both sides, the list with 16 bytes to spare at its end).
+;; as i32), F (128 f64) at 2048, the lane-packing table at 3200 (16 x i32x4); the buffers wherever the JS
+;; puts them (depth with 16 bytes to spare on both sides, the lists with 16 bytes to spare at their ends).
 (module
   (memory (export "memory") 1)
 
-  ;; Murmur3's 32-bit finaliser on four lanes (counter-rng.ts's mix32).
-  (func $mix32x4 (param $x v128) (result v128)
-    (local.set $x (v128.xor (local.get $x) (i32x4.shr_u (local.get $x) (i32.const 16))))
-    (local.set $x (i32x4.mul (local.get $x) (v128.const i32x4 0x85ebca6b 0x85ebca6b 0x85ebca6b 0x85ebca6b)))
-    (local.set $x (v128.xor (local.get $x) (i32x4.shr_u (local.get $x) (i32.const 13))))
-    (local.set $x (i32x4.mul (local.get $x) (v128.const i32x4 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35 0xc2b2ae35)))
-    (v128.xor (local.get $x) (i32x4.shr_u (local.get $x) (i32.const 16))))
-
+  ;; Murmur3's 32-bit finaliser (counter-rng.ts's mix32).
   (func $mix32 (param $x i32) (result i32)
     (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 16))))
     (local.set $x (i32.mul (local.get $x) (i32.const 0x85ebca6b)))
