@@ -1,30 +1,26 @@
-;; The depth noise pass in WebAssembly SIMD: the source of kernels/depth-noise-wasm.ts (`npm run wasm`
-;; regenerates it; a test checks that the committed bytes match this file). It computes exactly what
-;; measureDepthReference in depth-noise.ts computes for a whole frame; the JS around it
-;; (depth-noise-simd.ts) copies the frame in and out, finishes the few pixels listed here for it (tail
-;; draws of the ziggurat, which need Math.log) and applies dropouts, as the reference does.
+;; The depth noise pass in WebAssembly SIMD, the source of kernels/depth-noise-wasm.ts (`npm run wasm`;
+;; a test checks the committed bytes match). It computes exactly what measureDepthReference in
+;; depth-noise.ts computes for a whole frame; depth-noise-simd.ts copies the frame in and out, and the JS
+;; finishes the few pixels listed for it (tail draws of the ziggurat: Math.log) and draws the dropouts.
 ;;
-;; Passes: (1) a vector pass measures four pixels at a time as if none were mixed, grazing or a
-;; ziggurat rejection, and lists the lanes that may be (a branch-free packed store); (2) a scalar loop
-;; draws the error again for rejected plain pixels; (3) a scalar loop measures the mixed and grazing
-;; candidates (and rejections among them) from scratch, as the reference does. The vector loop calls
-;; nothing: a call in it, even a rare one, makes V8 spill its vectors on every group.
+;; Passes: (1) a vector pass measures four pixels at a time as if none were mixed, grazing or a ziggurat
+;; rejection, and lists the lanes that may be (a branch-free packed store); (2) a scalar loop draws the
+;; error again for rejected plain pixels; (3) a scalar loop measures the mixed and grazing candidates (and
+;; rejections among them) from scratch, as the reference does. The vector loop calls nothing (a call in it,
+;; even a rare one, makes V8 spill its vectors on every group) and draws a group ahead (it is latency-bound).
 ;;
-;; Bit-identity: integer hashing is i32x4 or i32 (wrapping multiply, shifts, xor: Math.imul and >>>),
-;; and every value the reference computes in f64 is computed in f64 here with the same operations in the
-;; same order (+, -, *, / and the conversions are exact IEEE in both). Tests made in f32 are exact or only
-;; choose candidates for an exact test:
+;; Bit-identity: hashing is i32x4 or i32 (wrapping multiply, shifts, xor: Math.imul and >>>), and every value
+;; the reference computes in f64 is computed in f64 here with the same operations in the same order (+, -,
+;; *, / and the conversions are exact IEEE in both). Tests made otherwise are exact or only pick candidates:
 ;;  - range and grazing: an f32 c is below an f64 x exactly when c is below the least f32 >= x, so
 ;;    `cos < grazingCosStart`, `z < minRange` and `z > maxRange` are exact in f32 (the JS rounds them);
-;;  - "may be an edge": |n - z| > edgeLo in f32, with edgeLo an f32 a little below edgeStep, holds wherever
-;;    the exact f64 test does (an f32 difference is within 2^-24 of the exact one): it only picks the lanes
-;;    whose mixed draw is then compared with mixedPixel (as an integer: h < ceil(mixedPixel 2^32)) and
-;;    which the scalar pass tests exactly;
-;;  - the error with bias1 = sigma0 = sigma1 = 0 leaves out the zero terms, which change only the sign of
-;;    a zero, which z + (+-0) does not see;
-;;  - ziggurat rejections: the wedge test F[l] + U (F[l-1] - F[l]) < Math.exp(-x^2/2) uses $exp (within a
-;;    relative 1e-12) and decides only outside a margin of 1e-9, far above either exponential's error;
-;;    closer calls, and the tail, go to JS.
+;;  - "may be an edge": |n - z| > edgeLo in f32, edgeLo an f32 a little below edgeStep, holds wherever the
+;;    f64 test does (an f32 difference is within 2^-24 of the exact one); it picks the lanes whose mixed
+;;    draw is then compared with mixedPixel (as h < ceil(mixedPixel 2^32)), tested exactly by pass (3);
+;;  - with bias1 = sigma0 = sigma1 = 0 the error leaves out the zero terms: they change only the sign of a
+;;    zero, which z + (+-0) does not see;
+;;  - rejections: the wedge test F[l] + U (F[l-1] - F[l]) < Math.exp(-x^2/2) uses $exp (within a relative
+;;    1e-12) and decides only outside a margin of 1e-9; closer calls and the tail go to JS.
 ;;
 ;; Memory (the JS fills the tables): the ziggurat's table at 0 (128 entries of 16 bytes: W as f64, then K
 ;; as i32), F (128 f64) at 2048, the lane-packing table at 3200 (16 x i32x4); the buffers wherever the JS
@@ -352,12 +348,7 @@
         (local.set $pd (i32.add (local.get $depth) (i32.shl (local.get $i) (i32.const 2))))
         (local.set $z (f64.promote_f32 (f32.load (local.get $pd))))
         (if (local.get $edgesOn) (then
-          (local.set $hs (i32.add (i32.mul (local.get $i) (local.get $mm)) (local.get $mo)))
-          (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 16))))
-          (local.set $hs (i32.mul (local.get $hs) (i32.const 0x85ebca6b)))
-          (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 13))))
-          (local.set $hs (i32.mul (local.get $hs) (i32.const 0xc2b2ae35)))
-          (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 16))))
+          (local.set $hs (call $mix32 (i32.add (i32.mul (local.get $i) (local.get $mm)) (local.get $mo))))
           (if (i32.lt_u (local.get $hs) (local.get $mixedT)) (then
             (local.set $row (i32.div_u (local.get $i) (local.get $w)))
             (local.set $col (i32.sub (local.get $i) (i32.mul (local.get $row) (local.get $w))))
@@ -376,12 +367,7 @@
           (if (i32.or (f64.lt (local.get $z) (local.get $minRange)) (f64.gt (local.get $z) (local.get $maxRange))) (then
             (i32.store16 (local.get $a) (i32.const 0))
             (br $measured)))
-          (local.set $hs (i32.add (i32.mul (local.get $i) (local.get $em)) (local.get $eo)))
-          (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 16))))
-          (local.set $hs (i32.mul (local.get $hs) (i32.const 0x85ebca6b)))
-          (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 13))))
-          (local.set $hs (i32.mul (local.get $hs) (i32.const 0xc2b2ae35)))
-          (local.set $hs (i32.xor (local.get $hs) (i32.shr_u (local.get $hs) (i32.const 16))))
+          (local.set $hs (call $mix32 (i32.add (i32.mul (local.get $i) (local.get $em)) (local.get $eo))))
           ;; The ziggurat's fast path, else counter-rng.ts's normalSlow.
           (local.set $t (i32.shl (i32.and (local.get $hs) (i32.const 127)) (i32.const 4)))
           (local.set $ms (i32.shr_s (local.get $hs) (i32.const 7)))
