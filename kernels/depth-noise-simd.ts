@@ -10,8 +10,8 @@
  * runtime without WebAssembly SIMD runs the JS reference. The memory grows only for a larger frame than any
  * before, and the views of it are made again only when the frame size changes: nothing is allocated per frame.
  */
-import { ZIGGURAT_F, ZIGGURAT_K, ZIGGURAT_W } from './counter-rng.js';
-import type { DepthNoiseModel, DepthNoiseStreams } from './depth-noise.js';
+import { ZIGGURAT_F, ZIGGURAT_K, ZIGGURAT_W, type CounterStream } from './counter-rng.js';
+import type { DepthNoiseModel } from './depth-noise-model.js';
 import { DEPTH_NOISE_WASM } from './depth-noise-wasm.js';
 
 type Measure = (
@@ -32,6 +32,13 @@ interface WasmApi {
   validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
+}
+
+/** The streams of `DepthNoiseStreams` the pass draws from, seeked to the frame. */
+interface NoiseStreams {
+  readonly error: CounterStream;
+  readonly mixed: CounterStream;
+  readonly grazing: CounterStream;
 }
 
 /** Bytes the module keeps for itself: the ziggurat's tables (128 × 16 and 128 × 8) and the lane-packing table. */
@@ -97,7 +104,7 @@ class SimdPass {
   }
 
   /** Measures a whole frame into `out` (see measureDepth) but for dropouts; returns the number of tail draws listed. */
-  run(depth: Float32Array, incidence: Float32Array, width: number, height: number, p: DepthNoiseModel, noise: DepthNoiseStreams, out: Uint16Array): number {
+  run(depth: Float32Array, incidence: Float32Array, width: number, height: number, p: DepthNoiseModel, noise: NoiseStreams, out: Uint16Array): number {
     this.reserve(width * height);
     this.depth.set(depth);
     this.incidence.set(incidence);

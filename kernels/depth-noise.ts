@@ -14,36 +14,13 @@
  * ziggurat and the dropouts are finished here.
  */
 import { CounterStream, mix32, U32_TO_UNIT, ZIGGURAT_K, ZIGGURAT_LAYER_MASK, ZIGGURAT_W } from './counter-rng.js';
+import type { DepthNoiseModel } from './depth-noise-model.js';
 import { simdPass, simdServes } from './depth-noise-simd.js';
+
+export type { DepthNoiseModel } from './depth-noise-model.js';
 
 // The literals the hot loop uses for these constants (see measureDepth).
 if (U32_TO_UNIT !== 2.3283064365386963e-10 || ZIGGURAT_LAYER_MASK !== 127) throw new Error('depth-noise: the literals in measureDepth no longer match counter-rng.ts');
-
-/** The parameters of the depth noise model (all distances in metres). */
-export interface DepthNoiseModel {
-  /** Nearest and farthest depth the sensor reports; outside it a pixel reads 0 (no reading). */
-  minRange: number;
-  maxRange: number;
-  /** Standard deviation of the Gaussian error at depth z: `sigma0 + sigma1·z + sigma2·z²`. */
-  sigma0: number;
-  sigma1: number;
-  sigma2: number;
-  /** Mean error (bias) at depth z: `bias1·z`. */
-  bias1: number;
-  /**
-   * Grazing-angle holes: where the cosine of the angle between the pixel's ray and the surface normal is
-   * below `grazingCosFull` a pixel is always a hole; between that and `grazingCosStart` the probability of a
-   * hole falls linearly to zero.
-   */
-  grazingCosFull: number;
-  grazingCosStart: number;
-  /** Probability that any valid pixel drops out anyway (specular spots, low return). */
-  dropout: number;
-  /** A pixel next to a depth step larger than this (4-neighbourhood) is an edge pixel, metres. */
-  edgeStep: number;
-  /** Probability that an edge pixel is a mixed ("flying") pixel: a blend of its depth and its neighbour's. */
-  mixedPixel: number;
-}
 
 /** Largest value a uint16 millimetre reading holds. */
 export const MAX_DEPTH_MM = 65535;
