@@ -43,6 +43,28 @@ describe.skipIf(SKIP_SYSTEM)('the browser host in Chromium (system test)', () =>
     expect(other.outputs).not.toEqual(first.outputs);
   });
 
+  it("ticks over the page's loopback socket and over DevTools give the same outputs", async () => {
+    const spec = { task: 'xr/pinch-spawn-ball', seed: 4, duration: 1 };
+    const runs = [];
+    for (const tickChannel of ['socket', 'devtools'] as const) {
+      const app = await BrowserApp.open({ chromium, dir: join(FIXTURES, 'three-hands'), seed: 11, tickTimeoutMs: 30_000, tickChannel });
+      try {
+        expect(await app.waitForSession()).toBe(true);
+        expect(app.status?.bridge).toBe(tickChannel === 'socket' ? 'open' : 'none');
+        const { driveBrowserApp } = await import('../src/browser/drive.js');
+        runs.push({ outputs: (await driveBrowserApp({ spec, app })).outputs, stats: { ...app.stats } });
+      } finally {
+        await app.close();
+      }
+    }
+    const [socket, devtools] = runs;
+    expect(socket.stats.roundTrips).toBeGreaterThan(50);
+    expect(socket.stats.socketRoundTrips).toBe(socket.stats.roundTrips);
+    expect(devtools.stats.socketRoundTrips).toBe(0);
+    expect(appEvents(socket.outputs, 'tip').length).toBeGreaterThan(0);
+    expect(socket.outputs).toEqual(devtools.outputs);
+  });
+
   it('records startup races (joints before tracking, planes only at startup) as app errors and keeps running', async () => {
     const run = await runPage(chromium, 'startup-race', { task: 'xr/late-tracking', seed: 1, duration: 2.6, sensing: { planes: true } });
     expect(run.started).toBe(true);

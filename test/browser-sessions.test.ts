@@ -112,7 +112,11 @@ describe.skipIf(SKIP_SYSTEM)('browser apps as sessions in Chromium (system test)
       },
     });
     expect(result.status).not.toBe('errored');
-    expect(reports).toEqual([{ assign: 'blocked: TypeError', redefine: 'blocked: TypeError', patchTick: 'blocked: TypeError', sameHandle: true, frozen: true, xrsimReplace: 'blocked: TypeError' }]);
+    expect(reports).toEqual([
+      { assign: 'blocked: TypeError', redefine: 'blocked: TypeError', patchTick: 'blocked: TypeError', sameHandle: true, frozen: true, xrsimReplace: 'blocked: TypeError', patchSocketSend: 'done', channelConfig: 'undefined' },
+    ]);
+    // The patch changed nothing: every tick went over the socket and came back well formed.
+    expect(session.browserStats!.socketRoundTrips).toBe(session.browserStats!.roundTrips);
     // Only data crosses: the function and the symbol are gone.
     expect(odd[0]).toEqual({ n: 1 });
   }, 120_000);

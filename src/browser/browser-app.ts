@@ -2,10 +2,12 @@
  * A browser app for one session: its directory served on loopback, a fresh context in the warm Chromium
  * with the shim installed before any page script, and the tick bridge.
  *
- * The bridge is `page.evaluate` of the page handle's `tick(batch)`: data in, data out. The page gets no
- * binding into Node (no exposeFunction/exposeBinding), every request off the app server is answered from
- * an installed package or refused (and reported as an app error naming the URL), and Chromium resolves no
- * host name but the loopback address.
+ * The bridge calls the page handle's `tick(batch)`: data in, data out. Ticks travel over the page's own
+ * loopback WebSocket (`tick-socket.ts`) once the shim has connected it, else over DevTools
+ * (`Runtime.evaluate`); the page runs the same handle either way. The page gets no binding into Node (no
+ * exposeFunction/exposeBinding), every request off the app server is answered from an installed package or
+ * refused (and reported as an app error naming the URL), and Chromium resolves no host name but the
+ * loopback address.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +16,8 @@ import type { WarmChromium } from './chromium.js';
 import { DEFAULT_PACKAGES, PackageResolver } from './packages.js';
 import { DEFAULT_LAYER_SIZE, PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
 import { contentType, startStaticServer, type StaticServer } from './static-server.js';
-import { checkOutputs } from './check-output.js';
+import { BadPageOutputError, checkOutputs } from './check-output.js';
+import { TickSocket } from './tick-socket.js';
 
 /** Raised when the page does not answer a tick in time (an infinite loop): the browser must be replaced. */
 export class PageUnresponsiveError extends Error {
@@ -46,6 +49,22 @@ export interface BrowserAppOptions {
   packages?: string[];
   /** How long a tick round trip may take (default 10 s). */
   tickTimeoutMs?: number;
+  /**
+   * How ticks reach the page: `socket` (default: the page's loopback WebSocket, DevTools until it is
+   * connected) or `devtools` (always `Runtime.evaluate`). The environment's `XRSIM_TICK_CHANNEL` sets the
+   * default. Results are the same either way; only the cost of a round trip differs.
+   */
+  tickChannel?: TickChannel;
+}
+
+export type TickChannel = 'socket' | 'devtools';
+
+/** The tick channel when the options name none: `XRSIM_TICK_CHANNEL`, else `socket`. */
+export function defaultTickChannel(): TickChannel {
+  const value = process.env.XRSIM_TICK_CHANNEL;
+  if (value === undefined || value === '') return 'socket';
+  if (value === 'socket' || value === 'devtools') return value;
+  throw new Error(`XRSIM_TICK_CHANNEL must be socket or devtools, not ${JSON.stringify(value)}`);
 }
 
 /** The page's `Date.now` at frame time 0 in every page: 2025-01-01T00:00:00Z. */
@@ -70,13 +89,15 @@ export function shimBundle(): string {
 /** Round-trip statistics of one browser app. */
 export interface BridgeStats {
   roundTrips: number;
+  /** Round trips that went over the page's WebSocket (the rest went over DevTools). */
+  socketRoundTrips: number;
   ticks: number;
   totalMs: number;
   maxMs: number;
 }
 
 export class BrowserApp {
-  readonly stats: BridgeStats = { roundTrips: 0, ticks: 0, totalMs: 0, maxMs: 0 };
+  readonly stats: BridgeStats = { roundTrips: 0, socketRoundTrips: 0, ticks: 0, totalMs: 0, maxMs: 0 };
   /** Errors the host saw (refused requests, a crashed page), handed out with the next tick. */
   private hostErrors: PageError[] = [];
   /** The page's status when {@link waitForSession} last asked (null before). */
@@ -90,8 +111,10 @@ export class BrowserApp {
     readonly page: Page,
     /** Where the page comes from: the app server (`http://127.0.0.1:<port>`) or the user's URL's origin. */
     readonly origin: string,
-    /** Ticks go over a raw DevTools session: a third of the latency of page.evaluate (docs/BROWSER.md). */
+    /** Ticks go over a raw DevTools session until the socket is connected (a third of the latency of page.evaluate). */
     private readonly cdp: CDPSession,
+    /** The page's tick channel (null: DevTools only). */
+    private readonly socket: TickSocket | null,
   ) {}
 
   /** Serves the directory, opens a fresh context and loads the page. Its session has not started yet. */
@@ -106,7 +129,9 @@ export class BrowserApp {
       onRefused: (pathname, status) => refused.push({ kind: 'network', message: `request for ${pathname} refused by the app server (${status})`, stack: '' }),
     });
     let context: BrowserContext | undefined;
+    let socket: TickSocket | null = null;
     try {
+      if ((options.tickChannel ?? defaultTickChannel()) === 'socket') socket = await TickSocket.listen();
       const browser = await options.chromium.browser();
       context = await browser.newContext({
         viewport: { width: options.shim?.layerWidth ?? DEFAULT_LAYER_SIZE.width, height: options.shim?.layerHeight ?? DEFAULT_LAYER_SIZE.height },
@@ -116,11 +141,11 @@ export class BrowserApp {
         serviceWorkers: 'block',
         acceptDownloads: false,
       });
-      const config: ShimConfig = { protocol: PROTOCOL_VERSION, seed: options.seed, epochMs: PAGE_EPOCH_MS, ...options.shim };
+      const config: ShimConfig = { protocol: PROTOCOL_VERSION, seed: options.seed, epochMs: PAGE_EPOCH_MS, ...options.shim, ...(socket ? { bridge: socket.url } : {}) };
       await context.addInitScript({ content: `window.__xrsimConfig = ${JSON.stringify(config)};\n${shimBundle()}` });
       const page = await context.newPage();
       const origin = options.url ? new URL(options.url).origin : server!.origin;
-      const app = new BrowserApp(options, server, context, page, origin, await context.newCDPSession(page));
+      const app = new BrowserApp(options, server, context, page, origin, await context.newCDPSession(page), socket);
       app.hostErrors = refused;
       await context.route('**/*', (route) => {
         const url = route.request().url();
@@ -137,6 +162,7 @@ export class BrowserApp {
     } catch (error) {
       await context?.close().catch(() => undefined);
       await server?.close();
+      await socket?.close();
       throw error;
     }
   }
@@ -151,7 +177,8 @@ export class BrowserApp {
     for (let attempt = 0; Date.now() < deadline; attempt++) { // xrsim-allow-clock
       const status = await this.withTimeout(this.page.evaluate<PageStatus>(`window.${PAGE_HANDLE}.status()`));
       this.status = status;
-      if (status.frameReady) return true;
+      // Ticks go over the page's socket from the first one on, unless it cannot connect (then DevTools).
+      if (status.frameReady && status.bridge !== 'connecting') return true;
       if (status.session === 'none' && !clicked && attempt >= 2) {
         clicked = await this.page.evaluate<boolean>(`(() => { const b = document.querySelector('#VRButton, #ARButton, #XRButton'); b?.click(); return !!b; })()`);
       }
@@ -164,13 +191,11 @@ export class BrowserApp {
   async tick(batch: TickInput[]): Promise<TickOutput[]> {
     if (this.crashed) throw new Error('the page crashed');
     const started = performance.now(); // xrsim-allow-clock: round-trip statistics for the host, never in a frame
-    const reply = await this.withTimeout(
-      this.cdp.send('Runtime.evaluate', { expression: `window.${PAGE_HANDLE}.tick(${JSON.stringify(batch)})`, awaitPromise: true, returnByValue: true }),
-    );
-    if (reply.exceptionDetails) throw new Error(`the page's tick handle failed: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
-    const outputs = reply.result.value as unknown;
+    const overSocket = this.socket?.connected ?? false;
+    const outputs = overSocket ? await this.tickOverSocket(batch) : await this.tickOverDevTools(batch);
     const ms = performance.now() - started; // xrsim-allow-clock
     this.stats.roundTrips++;
+    if (overSocket) this.stats.socketRoundTrips++;
     this.stats.ticks += batch.length;
     this.stats.totalMs += ms;
     this.stats.maxMs = Math.max(this.stats.maxMs, ms);
@@ -179,12 +204,35 @@ export class BrowserApp {
     return checked;
   }
 
+  private async tickOverDevTools(batch: TickInput[]): Promise<unknown> {
+    const reply = await this.withTimeout(
+      this.cdp.send('Runtime.evaluate', { expression: `window.${PAGE_HANDLE}.tick(${JSON.stringify(batch)})`, awaitPromise: true, returnByValue: true }),
+    );
+    if (reply.exceptionDetails) throw new Error(`the page's tick handle failed: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
+    return reply.result.value;
+  }
+
+  /** One message each way; the answer is `{ o: outputs }` or `{ e: error }` (shim/bridge-socket.ts). */
+  private async tickOverSocket(batch: TickInput[]): Promise<unknown> {
+    const text = await this.withTimeout(this.socket!.request(JSON.stringify(batch)));
+    let answer: { o?: unknown; e?: unknown };
+    try {
+      answer = JSON.parse(text) as { o?: unknown; e?: unknown };
+    } catch {
+      throw new BadPageOutputError('the tick channel carried something other than JSON');
+    }
+    if (answer && typeof answer === 'object' && 'e' in answer) throw new Error(`the page's tick handle failed: ${String(answer.e)}`);
+    if (!answer || typeof answer !== 'object' || !('o' in answer)) throw new BadPageOutputError('the tick channel carried no outputs');
+    return answer.o;
+  }
+
   /** Closes the context and the server (the warm browser stays). */
   async close(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.context.close().catch(() => undefined), new Promise((done) => (timer = setTimeout(done, 5_000)))]);
     clearTimeout(timer);
     await this.server?.close();
+    await this.socket?.close();
   }
 
   private async withTimeout<T>(promise: Promise<T>): Promise<T> {

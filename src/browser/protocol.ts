@@ -133,7 +133,12 @@ export interface PageStatus {
    * change the next tick's input, so the host then sends one tick per round trip.
    */
   requests: boolean;
+  /** The page's end of the host's tick channel (`ShimConfig.bridge`); `none` when the host gave none. */
+  bridge: BridgeState;
 }
+
+/** Where the shim's tick channel stands: until it is `open`, the host ticks the page over DevTools. */
+export type BridgeState = 'none' | 'connecting' | 'open' | 'closed';
 
 /** What the page published in one tick. */
 export interface TickOutput {
@@ -174,6 +179,11 @@ export interface ShimConfig {
   fov?: number;
   /** Session modes offered (default both). */
   modes?: ('immersive-vr' | 'immersive-ar')[];
+  /**
+   * The host's tick channel, `ws://127.0.0.1:<port>/<secret>` (`tick-socket.ts`): the shim connects to it
+   * when it installs. Empty or absent: the host reaches the page handle over DevTools only.
+   */
+  bridge?: string;
 }
 
 /** The name of the page-side handle the host calls. Not enumerable; holds no Node capability. */

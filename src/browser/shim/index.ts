@@ -14,6 +14,7 @@ import { XRFrame } from './frame.js';
 import * as input from './input.js';
 import * as layer from './layer.js';
 import { captureLayer } from './layer-capture.js';
+import { connectBridge } from './bridge-socket.js';
 import * as primitives from './primitives.js';
 import { S, internal } from './primitives.js';
 import { IDENTITY_POSE } from './math.js';
@@ -23,9 +24,7 @@ import { VirtualClock } from './virtual-time.js';
 
 export type { ShimConfig, TickInput, TickOutput };
 
-const DEFAULTS = { layerWidth: DEFAULT_LAYER_SIZE.width, layerHeight: DEFAULT_LAYER_SIZE.height, fov: Math.PI / 2, modes: ['immersive-vr', 'immersive-ar'] } as const;
-
-/** What the host sees of the page between ticks. */
+const DEFAULTS = { layerWidth: DEFAULT_LAYER_SIZE.width, layerHeight: DEFAULT_LAYER_SIZE.height, fov: Math.PI / 2, modes: ['immersive-vr', 'immersive-ar'], bridge: '' } as const;
 
 /** Installs the shim into `win` (default: the current window). Idempotent per window. */
 export function install(config: ShimConfig, win: Window & typeof globalThis = window): void {
@@ -59,11 +58,12 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
   });
   Object.defineProperty(win, 'xrsim', { value: app.api(), configurable: false, writable: false, enumerable: false });
 
+  let bridgeState = (): PageStatus['bridge'] => 'none';
   const status = (): PageStatus => {
     const session = runtime.session?.[S];
     const layerSet = !!(session && (session.renderState.baseLayer || session.pending?.baseLayer));
     const requests = !!session && (session.enabled('hit-test') || session.enabled('anchors'));
-    return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0, requests };
+    return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0, requests, bridge: bridgeState() };
   };
   const yieldTask = macrotaskYield(win);
   // Real time spent in ticks (the page's own clock is virtual), for the host's benchmarks.
@@ -106,6 +106,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
     },
   });
   Object.defineProperty(win, PAGE_HANDLE, { value: handle, configurable: false, writable: false, enumerable: false });
+  if (full.bridge) bridgeState = connectBridge(win, full.bridge, handle.tick);
 }
 
 /** Every WebXR interface the shim implements, as globals (non-enumerable, like WebIDL interfaces). */
