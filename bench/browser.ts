@@ -2,7 +2,8 @@
  * Browser benchmark: `npm run bench -- browser [--json]`. In the warm Debian Chromium:
  * - closed_loop_ticks_per_s: a session of xr/pinch-spawn-ball whose app is the three.js pinch page (what
  *   `xrsim run --app DIR` and sweeps run), one tick per round trip (`browserBatch: 1`), the page's output of
- *   each tick in that tick;
+ *   each tick in that tick; ticks over the page's loopback socket (the same sessions over DevTools, the
+ *   fallback channel, are in `details.closedDevTools`, with the same hash);
  * - batched_ticks_per_s: the same session as sessions run it by default, batching the ticks that cannot
  *   depend on the page's answers (up to 32 a round trip); the same hash (checked here too);
  * - shim_frame_overhead: round trip of a minimal shimmed XR frame (viewer pose and 50 joint reads, both
@@ -60,7 +61,11 @@ export async function browserBenchmark(progress: (line: string) => void) {
       return { ticksPerS: run.outputs.length / seconds, ticks: run.outputs.length, seconds, pinches, roundTripMs: app.stats.totalMs / app.stats.roundTrips };
     };
     const closed = await sessionRun(1);
-    progress(`closed loop (a session running the page, one tick per round trip) ${closed.ticksPerS.toFixed(0)} ticks/s`);
+    progress(`closed loop (a session running the page, one tick per round trip) ${closed.ticksPerS.toFixed(0)} ticks/s (${closed.socketRoundTrips} of ${closed.roundTrips} round trips over the page's socket)`);
+    // The same sessions with every tick over DevTools (the fallback channel), for comparison in one run.
+    const closedDevTools = await withTickChannel('devtools', () => sessionRun(1));
+    progress(`closed loop over DevTools ${closedDevTools.ticksPerS.toFixed(0)} ticks/s`);
+    if (closedDevTools.hash !== closed.hash) throw new Error(`the socket and DevTools channels differ: ${closed.hash} against ${closedDevTools.hash}`);
     const batched = await sessionRun(undefined);
     progress(`batched session ${batched.ticksPerS.toFixed(0)} ticks/s (${batched.roundTrips} round trips for ${batched.ticks} ticks)`);
     if (batched.hash !== closed.hash) throw new Error(`batched and unbatched sessions differ: ${batched.hash} against ${closed.hash}`);
@@ -74,6 +79,8 @@ export async function browserBenchmark(progress: (line: string) => void) {
     const roundTrip = async (dir: string, xr: boolean) => {
       const app = await open(dir);
       if (xr) await app.waitForSession();
+      // Both pages tick over the same channel: wait until the shim's socket is open (or has failed).
+      else await app.page.waitForFunction("window.__xrsimHost.status().bridge !== 'connecting'", undefined, { polling: 10 });
       await app.tick(inputs.slice(0, 30));
       const started = performance.now();
       for (const input of inputs.slice(30)) await app.tick([input]);
@@ -90,7 +97,7 @@ export async function browserBenchmark(progress: (line: string) => void) {
     progress(`in the page: shim ${inPage.shim.toFixed(3)} ms a frame, IWER ${inPage.iwer === null ? 'n/a' : inPage.iwer.toFixed(3)} ms a frame`);
 
     return {
-      details: { sessionStartS: starts, closed, batched, relayed, relayBatched, emptyFrame, xrFrame, inPage, note: 'measured on a shared, loaded machine' },
+      details: { sessionStartS: starts, closed, closedDevTools, batched, relayed, relayBatched, emptyFrame, xrFrame, inPage, note: 'measured on a shared, loaded machine' },
       summary: {
         closed_loop_ticks_per_s: round(closed.ticksPerS),
         batched_ticks_per_s: round(batched.ticksPerS),
@@ -111,7 +118,9 @@ export async function browserBenchmark(progress: (line: string) => void) {
  * the last (startup is session_start_s); the median of {@link SESSION_TRIALS} sessions, since one session
  * is under a second.
  */
-async function sessionRun(browserBatch: number | undefined): Promise<{ ticksPerS: number; ticks: number; seconds: number; roundTrips: number; hash: string; trialsTicksPerS: number[] }> {
+async function sessionRun(
+  browserBatch: number | undefined,
+): Promise<{ ticksPerS: number; ticks: number; seconds: number; roundTrips: number; socketRoundTrips: number; hash: string; trialsTicksPerS: number[] }> {
   try {
     await createSession({ ...PINCH_SPEC, duration: 0.1, app: PINCH_PAGE }).then((s) => s.run()); // warm up
     const trials = [];
@@ -122,12 +131,25 @@ async function sessionRun(browserBatch: number | undefined): Promise<{ ticksPerS
       const seconds = (performance.now() - started) / 1000;
       if (result.status === 'errored') throw new Error(`the session errored: ${result.error?.message}`);
       if (trials.length > 0 && result.hash !== trials[0].hash) throw new Error(`two runs of one browser session differ: ${result.hash} against ${trials[0].hash}`);
-      trials.push({ ticksPerS: result.ticks / seconds, ticks: result.ticks, seconds, roundTrips: session.browserStats!.roundTrips, hash: result.hash });
+      const stats = session.browserStats!;
+      trials.push({ ticksPerS: result.ticks / seconds, ticks: result.ticks, seconds, roundTrips: stats.roundTrips, socketRoundTrips: stats.socketRoundTrips, hash: result.hash });
     }
     const sorted = [...trials].sort((a, b) => a.ticksPerS - b.ticksPerS);
     return { ...sorted[sorted.length >> 1], trialsTicksPerS: trials.map((t) => round(t.ticksPerS)) };
   } finally {
     await closeSharedChromium();
+  }
+}
+
+/** Runs `work` with `XRSIM_TICK_CHANNEL` set (sessions open their pages with the environment's channel). */
+async function withTickChannel<T>(channel: 'socket' | 'devtools', work: () => Promise<T>): Promise<T> {
+  const before = process.env.XRSIM_TICK_CHANNEL;
+  process.env.XRSIM_TICK_CHANNEL = channel;
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env.XRSIM_TICK_CHANNEL;
+    else process.env.XRSIM_TICK_CHANNEL = before;
   }
 }
 

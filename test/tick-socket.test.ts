@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { TickSocket, TickSocketClosedError } from '../src/browser/tick-socket.js';
 
+const ORIGIN = 'http://127.0.0.1:5555';
+
 /** A minimal client: the handshake's status code, then masked frames out and unmasked frames in. */
 class Client {
   private buffer = Buffer.alloc(0);
@@ -21,11 +23,11 @@ class Client {
     this.closed = new Promise((done) => socket.on('close', () => done()));
   }
 
-  static async open(port: number, path: string, host = `127.0.0.1:${port}`): Promise<{ client: Client; status: number }> {
+  static async open(port: number, path: string, host = `127.0.0.1:${port}`, origin = ORIGIN): Promise<{ client: Client; status: number }> {
     const socket = connect(port, '127.0.0.1');
     await new Promise((done) => socket.once('connect', done));
     const client = new Client(socket);
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: ${origin}\r\n\r\n`);
     const head = await client.until((b) => b.indexOf('\r\n\r\n') >= 0);
     const end = head.indexOf('\r\n\r\n') + 4;
     const status = Number(/^HTTP\/1\.1 (\d+)/.exec(head.subarray(0, end).toString())?.[1]);
@@ -72,21 +74,24 @@ describe('the tick socket (host side)', () => {
     channel = null;
   });
   const open = async () => {
-    channel = await TickSocket.listen();
+    channel = await TickSocket.listen(ORIGIN);
     const url = new URL(channel.url);
     return { channel, port: Number(url.port), path: url.pathname };
   };
 
-  it('listens on the loopback address at a secret path, and wants its own Host', async () => {
+  it('listens on the loopback address at a secret path, and wants its own Host and the page\'s Origin', async () => {
     const { channel, port, path } = await open();
     expect(channel.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}$/);
     expect((await Client.open(port, '/')).status).toBe(404);
     expect((await Client.open(port, `${path}x`)).status).toBe(404);
     // DNS rebinding: the right path under another name.
     expect((await Client.open(port, path, `evil.example:${port}`)).status).toBe(403);
+    // Another page (another origin, or the empty document a tab starts with).
+    expect((await Client.open(port, path, undefined, 'http://127.0.0.1:5556')).status).toBe(403);
+    expect((await Client.open(port, path, undefined, 'null')).status).toBe(403);
     expect(channel.connected).toBe(false);
     // A second listener gets another secret.
-    const other = await TickSocket.listen();
+    const other = await TickSocket.listen(ORIGIN);
     expect(new URL(other.url).pathname).not.toBe(path);
     await other.close();
   });

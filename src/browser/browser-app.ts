@@ -131,7 +131,8 @@ export class BrowserApp {
     let context: BrowserContext | undefined;
     let socket: TickSocket | null = null;
     try {
-      if ((options.tickChannel ?? defaultTickChannel()) === 'socket') socket = await TickSocket.listen();
+      const origin = options.url ? new URL(options.url).origin : server!.origin;
+      if ((options.tickChannel ?? defaultTickChannel()) === 'socket') socket = await TickSocket.listen(origin);
       const browser = await options.chromium.browser();
       context = await browser.newContext({
         viewport: { width: options.shim?.layerWidth ?? DEFAULT_LAYER_SIZE.width, height: options.shim?.layerHeight ?? DEFAULT_LAYER_SIZE.height },
@@ -144,7 +145,6 @@ export class BrowserApp {
       const config: ShimConfig = { protocol: PROTOCOL_VERSION, seed: options.seed, epochMs: PAGE_EPOCH_MS, ...options.shim, ...(socket ? { bridge: socket.url } : {}) };
       await context.addInitScript({ content: `window.__xrsimConfig = ${JSON.stringify(config)};\n${shimBundle()}` });
       const page = await context.newPage();
-      const origin = options.url ? new URL(options.url).origin : server!.origin;
       const app = new BrowserApp(options, server, context, page, origin, await context.newCDPSession(page), socket);
       app.hostErrors = refused;
       await context.route('**/*', (route) => {

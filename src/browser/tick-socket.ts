@@ -5,7 +5,8 @@
  *
  * - Listens on 127.0.0.1 at a port the system picks, for one page. The upgrade must name the page's secret
  *   path (`/<token>`, 128 random bits, given to the shim in its configuration and deleted from the window
- *   before any page script runs) and come from `127.0.0.1:<port>`; anything else is refused with 403/404.
+ *   before any page script runs), be addressed to `127.0.0.1:<port>` and come from the page's origin;
+ *   anything else is refused with 403/404.
  * - One connection at a time: a second one is refused while the first is open (a page script that somehow
  *   learnt the token still cannot take over or add a channel).
  * - The host speaks first and waits: a request is one text message (the `TickInput[]` JSON), its answer
@@ -41,8 +42,8 @@ export class TickSocket {
     readonly url: string,
   ) {}
 
-  /** Starts listening for the page's connection. */
-  static async listen(): Promise<TickSocket> {
+  /** Starts listening for the connection of the page at `origin` (`http://127.0.0.1:<port>`: its WebSocket's Origin). */
+  static async listen(origin: string): Promise<TickSocket> {
     const token = randomBytes(16).toString('hex');
     const server = createServer((_request, response) => {
       response.writeHead(404).end();
@@ -54,7 +55,7 @@ export class TickSocket {
       const key = request.headers['sec-websocket-key'];
       const refuse = (status: number) => socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\n\r\n`);
       if (request.url !== `/${token}` || typeof key !== 'string') return refuse(404);
-      if (request.headers.host !== `127.0.0.1:${port}` || channel.socket) return refuse(403);
+      if (request.headers.host !== `127.0.0.1:${port}` || request.headers.origin !== origin || channel.socket) return refuse(403);
       const accept = createHash('sha1').update(key + WEBSOCKET_GUID).digest('base64');
       socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
       channel.adopt(socket);

@@ -12,8 +12,9 @@ import type { BridgeState, TickInput, TickOutput } from '../protocol.js';
 
 /** Opens the channel; returns where it stands now (`PageStatus.bridge`). */
 export function connectBridge(win: Window & typeof globalThis, url: string, tick: (batch: TickInput[]) => Promise<TickOutput[]>): () => BridgeState {
-  // Only the top-level page: frames inside it run their own shim but are not the app the host drives.
-  if (win.top !== win || typeof win.WebSocket !== 'function') return () => 'none';
+  // Only the top-level page: frames inside it run their own shim but are not the app the host drives; nor
+  // the empty document a tab starts with (the page replaces it at once, and the host accepts one page).
+  if (win.top !== win || !/^https?:$/.test(win.location.protocol) || typeof win.WebSocket !== 'function') return () => 'none';
   const { parse, stringify } = JSON;
   const send = win.WebSocket.prototype.send;
   let socket: WebSocket;
