@@ -67,6 +67,9 @@ export function defaultTickChannel(): TickChannel {
   throw new Error(`XRSIM_TICK_CHANNEL must be socket or devtools, not ${JSON.stringify(value)}`);
 }
 
+/** How long a page that is ready may keep its tick socket connecting before the host ticks it over DevTools. */
+const BRIDGE_CONNECT_MS = 2_000;
+
 /** The page's `Date.now` at frame time 0 in every page: 2025-01-01T00:00:00Z. */
 export const PAGE_EPOCH_MS = Date.UTC(2025, 0, 1);
 
@@ -174,11 +177,14 @@ export class BrowserApp {
   async waitForSession(timeoutMs = 15_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs; // xrsim-allow-clock: the host's wait for a page to start, outside the simulation
     let clicked = false;
+    let readySince: number | null = null;
     for (let attempt = 0; Date.now() < deadline; attempt++) { // xrsim-allow-clock
       const status = await this.withTimeout(this.page.evaluate<PageStatus>(`window.${PAGE_HANDLE}.status()`));
       this.status = status;
-      // Ticks go over the page's socket from the first one on, unless it cannot connect (then DevTools).
-      if (status.frameReady && status.bridge !== 'connecting') return true;
+      // Ticks go over the page's socket from the first one on, unless it cannot connect (then DevTools):
+      // a socket still connecting a while after the page is ready is given up on.
+      if (status.frameReady) readySince ??= Date.now(); // xrsim-allow-clock
+      if (status.frameReady && (status.bridge !== 'connecting' || Date.now() - readySince! > BRIDGE_CONNECT_MS)) return true; // xrsim-allow-clock
       if (status.session === 'none' && !clicked && attempt >= 2) {
         clicked = await this.page.evaluate<boolean>(`(() => { const b = document.querySelector('#VRButton, #ARButton, #XRButton'); b?.click(); return !!b; })()`);
       }
