@@ -248,7 +248,7 @@ export {
   type PooledRun,
   type WorkerCount,
 } from './session/pool.js';
-export type { RunJob, WorkerReady, JobDone, PoolMessage, WorkerMessage, JobFailureKind } from './session/worker-protocol.js';
+export type { RunJob, WorkerReady, JobsDone, JobDone, PoolMessage, WorkerMessage, JobFailureKind } from './session/worker-protocol.js';
 /** Reports: JUnit XML, the self-contained HTML report, and traces of recorded sessions. */
 export { junitXml, writeJunit, xmlEscape, sessionLabel } from './report/junit.js';
 export { htmlReport, htmlFromAggregate, type ReportInput, type FlakyRow } from './report/html.js';

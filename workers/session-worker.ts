@@ -3,7 +3,8 @@
  * which forks it with the options in `WORKER_EXEC_ARGV`) sent them. Rapier is initialised once, before the
  * first job, and the process stays warm. Each session gets fresh instances of its app's and actors'
  * modules; after each one the process is checked (`ProcessHygiene`) and, if the session changed it, the
- * worker retires.
+ * worker retires. Short sessions are answered several at a time; each job is marked as started in the run
+ * marker first, so the pool can tell which one was running if the worker hangs or dies.
  * The protocol is in `src/session/worker-protocol.ts`.
  */
 import { Worker } from 'node:worker_threads';
@@ -13,7 +14,8 @@ import { ProcessHygiene } from '../src/session/hygiene.js';
 import { sharedChromium } from '../src/browser/chromium.js';
 import { usesBrowser } from '../src/session/browser-spec.js';
 import { runJudgedSession } from '../src/judge/session.js';
-import { WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type RunJob, type WorkerMessage } from '../src/session/worker-protocol.js';
+import { REPLY_AFTER_SECONDS, WORKER_RSS_LIMIT_MB, type JobDone, type PoolMessage, type RunJob, type WorkerMessage } from '../src/session/worker-protocol.js';
+import { runMarkerWriter } from '../src/session/run-marker.js';
 import type { SessionSpec } from '../src/session/spec.js';
 
 if (!process.send) {
@@ -30,6 +32,8 @@ const stringify = JSON.stringify;
 const { isArray } = Array;
 const { getPrototypeOf, prototype: ObjectPrototype, create: createObject } = Object;
 const isFinite = Number.isFinite;
+/** Marks a job as started (null without a marker: then every job is answered before the next starts). */
+const markStarted = runMarkerWriter(process.argv);
 
 // A worker lives as long as its pool: when the pool's process goes away, so does the worker.
 process.on('disconnect', () => process.exit(0));
@@ -58,20 +62,33 @@ let rssReadAt = -Infinity;
 let rssMb = 0;
 const RSS_READ_EVERY_MS = 100;
 
-/** Runs the queued jobs one after another, each answered before the next starts. */
+/**
+ * Runs the queued jobs one after another. Finished jobs are answered together: when the queue is empty, the
+ * worker retires, or they took {@link REPLY_AFTER_SECONDS} (half of what the pool lets a worker hold, so the
+ * pool refills the queue before it runs dry; a long session is answered as soon as it ends).
+ */
 async function runQueued(): Promise<void> {
   running = true;
+  let unanswered: JobDone[] = [];
+  let unansweredSeconds = 0;
   while (queuedHead < queued.length && !retiring) {
     const job = queued[queuedHead++];
     if (queuedHead === queued.length) {
       queued.length = 0;
       queuedHead = 0;
     }
+    markStarted?.(job.id);
     const done = await runJob(job.id, job.spec);
     if (done.retire) retiring = true;
-    // Written to the channel before the next session starts: if that one kills the process, this reply is
-    // already in the pipe, and the pool blames the right session.
-    await new SafePromise<void>((resolve) => send(done, () => resolve()));
+    unanswered[unanswered.length] = done;
+    unansweredSeconds += done.seconds;
+    if (retiring || !markStarted || queuedHead === queued.length || unansweredSeconds >= REPLY_AFTER_SECONDS) {
+      const message: WorkerMessage = { type: 'done', jobs: unanswered };
+      unanswered = [];
+      unansweredSeconds = 0;
+      // Written to the channel before the next session starts: answers the pool has are never run again.
+      await new SafePromise<void>((resolve) => send(message, () => resolve()));
+    }
   }
   running = false;
 }
@@ -106,7 +123,7 @@ async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
   }
   if (!retire && rssMb > WORKER_RSS_LIMIT_MB) retire = `the worker's resident memory reached ${rssMb.toFixed(0)} MiB`;
   // Plain JSON travels as text (a third of the structured clone's cost); NaN, infinities and undefined need the clone.
-  return isPlainJson(result, 0) ? { type: 'done', id, resultJson: stringify(result), seconds, cpuSeconds, rssMb, retire } : { type: 'done', id, result, seconds, cpuSeconds, rssMb, retire };
+  return isPlainJson(result, 0) ? { id, resultJson: stringify(result), seconds, cpuSeconds, rssMb, retire } : { id, result, seconds, cpuSeconds, rssMb, retire };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * A warm pool of session worker processes: one Rapier initialisation per worker, one whole session per job,
  * each with a wall-clock limit. When sessions are short a worker holds a few jobs at a time (sent in one
- * message), so it never waits for the pool between them; a job that never started when its worker died
- * or retired goes to the next worker. The only pool in xrsim: sweeps, flakiness studies, sweep verification and
+ * message) and answers them a few at a time, so neither waits for the other between them; the worker's run
+ * marker (`run-marker.ts`) names the job it is running, so a job whose answer was lost or that never
+ * started when its worker died or retired goes to the next worker. The only pool in xrsim: sweeps, flakiness studies, sweep verification and
  * isolated runs all use it. A session past its limit is `errored` (timeout) and its worker is killed and
  * replaced; a worker that dies is replaced and its session is `errored` (crash); a worker whose session left
  * the process changed retires and is replaced before its next job. The limit is harness time, never
@@ -12,80 +13,21 @@
  * memory is returned when the worker goes, and the coordinator's own footprint stays small.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { XrsimInputError } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { checkTimeLimit, resolveWorkerCount, type PooledRun, type SessionExecutor, type SessionPoolOptions } from './executor.js';
 import { erroredResult, type SessionResult } from './result.js';
 import type { SessionSpec } from './spec.js';
-import { isWorkerMessage, WORKER_EXEC_ARGV, type JobFailureKind, type RunJob, type WorkerMessage } from './worker-protocol.js';
+import { RUN_MARKER_ARG, RunMarker } from './run-marker.js';
+import { isJobDone, isWorkerMessage, WORKER_EXEC_ARGV, type JobDone, type JobFailureKind, type RunJob, type WorkerMessage } from './worker-protocol.js';
 
 /** The compiled worker entry (tests and the CLI both run from a built package). */
 export const SESSION_WORKER = join(PACKAGE_ROOT, 'dist/workers/session-worker.js');
 
-/** Default per-session wall-clock limit, seconds: far above any suite session (they take well under one). */
-export const DEFAULT_TIME_LIMIT = 300;
-
-/** Workers per core at most: more only adds memory and switching, never throughput. */
-export const MAX_WORKERS_PER_CORE = 4;
-
 /** Consecutive workers that exit before they are ready, after which the pool gives up. */
 const START_FAILURES_ALLOWED = 3;
 
-/** Options of {@link createSessionPool}. */
-export interface SessionPoolOptions {
-  /** Worker processes. Default: one per core. At most {@link MAX_WORKERS_PER_CORE} per core (see {@link resolveWorkerCount}). */
-  workers?: number;
-  /** Default wall-clock limit per session, seconds (default {@link DEFAULT_TIME_LIMIT}). */
-  timeLimitSeconds?: number;
-}
-
-/** A session's result from a worker, with the wall seconds it ran there. */
-export interface PooledRun {
-  result: SessionResult;
-  seconds: number;
-}
-
-/** Anything that runs sessions for a coordinator: the local pool here, a distributed queue elsewhere. */
-export interface SessionExecutor {
-  /** Sessions it runs at once; a coordinator keeps a small multiple of this in flight. */
-  readonly concurrency: number;
-  /** Runs one session. Never rejects for the session's own problems: they are `errored` results. */
-  run(spec: SessionSpec, options?: { timeLimitSeconds?: number }): Promise<PooledRun>;
-  /**
-   * Sessions each unit of concurrency takes at a time now, when it queues several (the local pool does
-   * when sessions are short); a coordinator scales what it keeps in flight by it. Default 1.
-   */
-  readonly jobsPerWorker?: number;
-}
-
-/** The worker count to use for a request, and whether it was capped. */
-export interface WorkerCount {
-  workers: number;
-  requested: number;
-  /** The most this machine allows ({@link MAX_WORKERS_PER_CORE} per core). */
-  max: number;
-  capped: boolean;
-}
-
-/**
- * Checks a requested worker count (default: one per core) and caps it at {@link MAX_WORKERS_PER_CORE} per
- * core. Throws {@link XrsimInputError} for anything but a positive integer.
- */
-export function resolveWorkerCount(requested: number | undefined): WorkerCount {
-  const cores = availableParallelism();
-  const max = MAX_WORKERS_PER_CORE * cores;
-  const value = requested ?? cores;
-  if (!Number.isInteger(value) || value < 1) throw new XrsimInputError(`workers must be a positive integer, got ${value}`, { expected: `an integer from 1 to ${max}` });
-  return { workers: Math.min(value, max), requested: value, max, capped: value > max };
-}
-
-/** Checks a wall-clock limit in seconds. */
-export function checkTimeLimit(seconds: number | undefined): number {
-  const value = seconds ?? DEFAULT_TIME_LIMIT;
-  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new XrsimInputError(`the time limit must be a positive number of seconds, got ${value}`, { expected: 'seconds, such as 300' });
-  return value;
-}
+export { checkTimeLimit, DEFAULT_TIME_LIMIT, MAX_WORKERS_PER_CORE, resolveWorkerCount, type PooledRun, type SessionExecutor, type SessionPoolOptions, type WorkerCount } from './executor.js';
 
 /** Starts a pool (its workers start at once and initialise in the background). */
 export function createSessionPool(options: SessionPoolOptions | number = {}): SessionPool {
@@ -99,13 +41,24 @@ interface Job {
   resolve(run: PooledRun): void;
 }
 
-/** One worker process and the jobs sent to it: the first is running, the others wait in the worker, in order. */
+/**
+ * One worker process and the jobs sent to it and not answered yet, in order: finished ones whose answers
+ * are on their way, the running one (its marker says which), and those waiting in the worker.
+ */
 interface Slot {
   child: ChildProcess;
+  /** Null when no marker file could be made: the worker then answers each job before it starts the next. */
+  marker: RunMarker | null;
   ready: boolean;
   jobs: Job[];
-  /** The running job's time limit. */
+  /** Since when (Date.now()) the first of `jobs` is the oldest unanswered: the deadline of a job the marker does not name yet. */
+  headSince: number;
+  /**
+   * Fires at the earliest deadline any of `jobs` can have (`timerAt`); it reads the marker and waits again
+   * if the running job's own deadline is later.
+   */
   timer: NodeJS.Timeout | null;
+  timerAt: number;
   /** Set once the slot is being replaced: its process's late events are ignored. */
   gone: boolean;
 }
@@ -116,22 +69,25 @@ interface Slot {
  * sends only as many as {@link QUEUED_SECONDS} of work, so long sessions still go one at a time to
  * whichever worker is free.
  */
-export const MAX_JOBS_PER_WORKER = 16;
+export const MAX_JOBS_PER_WORKER = 32;
 /** Seconds of work (at the recent mean session time) a worker may hold. */
 const QUEUED_SECONDS = 0.05;
 /** Weight of the newest session in the running mean of session seconds. */
 const MEAN_WEIGHT = 0.2;
 /** How long a dead worker's last replies may take to arrive before its running job is blamed. */
 const LAST_REPLIES_WAIT_MS = 1000;
+/** The longest delay a Node timer takes; a longer time limit is waited for in several steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** A pool of session workers. Create it with {@link createSessionPool}; {@link close} it when done. */
 export class SessionPool implements SessionExecutor {
   readonly concurrency: number;
   /**
    * What happened to workers so far, why the last one that retired did, and the most memory a worker held;
-   * `runMessages` and `jobsSent` count what went to the workers (several jobs per message when sessions are short).
+   * `runMessages` and `jobsSent` count what went to the workers, `replies` the answers that came back
+   * (several jobs per message each way when sessions are short).
    */
-  readonly stats = { started: 0, retired: 0, crashed: 0, timedOut: 0, lastRetireReason: null as string | null, peakWorkerRssMb: 0, runMessages: 0, jobsSent: 0 };
+  readonly stats = { started: 0, retired: 0, crashed: 0, timedOut: 0, lastRetireReason: null as string | null, peakWorkerRssMb: 0, runMessages: 0, jobsSent: 0, replies: 0 };
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private queueHead = 0;
@@ -181,19 +137,24 @@ export class SessionPool implements SessionExecutor {
   }
 
   private spawn(): Slot {
-    const child = fork(SESSION_WORKER, [], {
+    const marker = RunMarker.create();
+    const child = fork(SESSION_WORKER, marker ? [`${RUN_MARKER_ARG}4`] : [], {
       execArgv: [...WORKER_EXEC_ARGV],
       serialization: 'advanced',
-      // An app's console output goes to stderr: stdout carries the CLI's results (--json).
-      stdio: ['ignore', 2, 'inherit', 'ipc'],
+      // An app's console output goes to stderr: stdout carries the CLI's results (--json). The marker is fd 4.
+      stdio: marker ? ['ignore', 2, 'inherit', 'ipc', marker.fd] : ['ignore', 2, 'inherit', 'ipc'],
     });
-    const slot: Slot = { child, ready: false, jobs: [], timer: null, gone: false };
+    const slot: Slot = { child, marker, ready: false, jobs: [], headSince: 0, timer: null, timerAt: Infinity, gone: false };
     this.stats.started++;
     child.on('message', (message: unknown) => {
       if (!slot.gone && isWorkerMessage(message)) this.onMessage(slot, message);
     });
-    child.on('exit', (code, signal) => this.afterLastReplies(slot, () => this.onExit(slot, code, signal)));
-    child.on('error', () => this.afterLastReplies(slot, () => this.onExit(slot, null, null)));
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
+      this.onExit(slot, code, signal);
+      slot.marker?.close();
+    };
+    child.on('exit', (code, signal) => this.afterLastReplies(slot, () => exited(code, signal)));
+    child.on('error', () => this.afterLastReplies(slot, () => exited(null, null)));
     return slot;
   }
 
@@ -205,23 +166,36 @@ export class SessionPool implements SessionExecutor {
       this.pump();
       return;
     }
-    if (slot.jobs[0]?.id !== message.id) return;
-    this.stats.peakWorkerRssMb = Math.max(this.stats.peakWorkerRssMb, message.rssMb);
-    // The larger of CPU and wall time: a browser app's session spends its time in Chromium, not in the
-    // worker's CPU, and judging it by CPU alone would commit many long sessions to one worker.
-    const cost = Math.max(message.seconds, typeof message.cpuSeconds === 'number' ? message.cpuSeconds : 0);
-    this.meanSeconds = this.meanSeconds === null ? cost : this.meanSeconds + MEAN_WEIGHT * (cost - this.meanSeconds);
-    this.finishJob(slot, { result: message.result ?? (JSON.parse(message.resultJson!) as SessionResult), seconds: message.seconds });
-    if (message.retire) {
-      // A retiring worker runs nothing more: its queued jobs go to the fresh worker.
-      this.stats.retired++;
-      this.stats.lastRetireReason = message.retire;
-      this.requeue(slot);
-      this.replace(slot, 'SIGTERM');
-    } else if (slot.jobs.length === 0) {
+    this.stats.replies++;
+    for (const done of message.jobs) {
+      if (!isJobDone(done) || slot.jobs[0]?.id !== done.id) continue;
+      this.finishJob(slot, done);
+      if (done.retire) {
+        // A retiring worker runs nothing more: its queued jobs go to the fresh worker.
+        this.stats.retired++;
+        this.stats.lastRetireReason = done.retire;
+        this.requeue(slot);
+        this.replace(slot, 'SIGTERM');
+        break;
+      }
+    }
+    slot.headSince = Date.now();
+    if (!slot.gone && slot.jobs.length === 0) {
+      this.clearTimer(slot);
       this.setIdle(slot);
     }
     this.pump();
+  }
+
+  /** Hands a finished job's result on (the oldest of the slot's jobs). */
+  private finishJob(slot: Slot, done: JobDone): void {
+    this.stats.peakWorkerRssMb = Math.max(this.stats.peakWorkerRssMb, done.rssMb);
+    // The larger of CPU and wall time: a browser app's session spends its time in Chromium, not in the
+    // worker's CPU, and judging it by CPU alone would commit many long sessions to one worker.
+    const cost = Math.max(done.seconds, typeof done.cpuSeconds === 'number' ? done.cpuSeconds : 0);
+    this.meanSeconds = this.meanSeconds === null ? cost : this.meanSeconds + MEAN_WEIGHT * (cost - this.meanSeconds);
+    const job = slot.jobs.shift()!;
+    job.resolve({ result: done.result ?? (JSON.parse(done.resultJson!) as SessionResult), seconds: done.seconds });
   }
 
   /**
@@ -247,7 +221,7 @@ export class SessionPool implements SessionExecutor {
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     if (slot.jobs.length > 0) {
       this.stats.crashed++;
-      this.failJob(slot, 'crash', `the session's worker process ${how} before the session finished (an app calling process.exit, or out of memory?); a new worker took its place`);
+      this.failJob(slot, this.running(slot).index, 'crash', `the session's worker process ${how} before the session finished (an app calling process.exit, or out of memory?); a new worker took its place`);
       this.requeue(slot);
     } else if (!slot.ready && ++this.startFailures >= START_FAILURES_ALLOWED) {
       this.broken = `session workers cannot start: ${START_FAILURES_ALLOWED} in a row ${how} before they were ready (is the package built? ${SESSION_WORKER})`;
@@ -268,18 +242,22 @@ export class SessionPool implements SessionExecutor {
     for (const slot of this.slots) {
       if (this.queueHead >= this.queue.length) break;
       if (!slot.ready || slot.gone || !slot.child.connected || slot.jobs.length > depth >> 1) continue;
-      const wasIdle = slot.jobs.length === 0;
+      const now = Date.now();
+      if (slot.jobs.length === 0) {
+        slot.child.ref();
+        slot.child.channel?.ref();
+        slot.headSince = now;
+      }
       const jobs: RunJob['jobs'] = [];
+      let shortestLimit = Infinity;
       while (slot.jobs.length < depth && this.queueHead < this.queue.length) {
         const job = this.queue[this.queueHead++];
         slot.jobs.push(job);
         jobs.push({ id: job.id, spec: job.spec });
+        shortestLimit = Math.min(shortestLimit, job.limitSeconds * 1000);
       }
-      if (wasIdle) {
-        slot.child.ref();
-        slot.child.channel?.ref();
-        this.startTimer(slot);
-      }
+      // None of these jobs can run out of time before now + its limit.
+      if (now + shortestLimit < slot.timerAt) this.armTimer(slot, now + shortestLimit);
       const message: RunJob = { type: 'run', jobs };
       this.stats.runMessages++;
       this.stats.jobsSent += jobs.length;
@@ -291,38 +269,62 @@ export class SessionPool implements SessionExecutor {
     }
   }
 
-  /** The limit of the slot's running job (its first): started when the worker starts it, or reports the one before. */
-  private startTimer(slot: Slot): void {
-    const job = slot.jobs[0];
-    slot.timer = job ? setTimeout(() => this.onTimeout(slot), job.limitSeconds * 1000) : null;
+  /**
+   * The job the slot's worker is running, by its marker, and when that job's limit runs out. A job the
+   * marker does not name has not started yet (or the worker has no marker): the oldest unanswered one,
+   * counted from when it became the oldest.
+   */
+  private running(slot: Slot): { index: number; deadline: number } {
+    const mark = slot.marker?.read();
+    const index = mark ? slot.jobs.findIndex((job) => job.id === mark.id) : -1;
+    if (index < 0 || !Number.isFinite(mark!.startedAt)) return { index: 0, deadline: slot.headSince + job0Limit(slot) };
+    return { index, deadline: mark!.startedAt + slot.jobs[index].limitSeconds * 1000 };
   }
 
-  private onTimeout(slot: Slot): void {
-    const job = slot.jobs[0];
-    if (!job) return;
+  private armTimer(slot: Slot, at: number): void {
+    this.clearTimer(slot);
+    slot.timerAt = at;
+    slot.timer = setTimeout(() => this.onDeadline(slot), Math.min(LONGEST_TIMER_MS, Math.max(0, at - Date.now())));
+  }
+
+  private clearTimer(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.timerAt = Infinity;
+  }
+
+  /**
+   * The earliest deadline a job of the slot could have has passed: time the running job out if its own
+   * has, or wait until the earliest of its deadline and those of the jobs after it (not started yet).
+   */
+  private onDeadline(slot: Slot): void {
+    slot.timer = null;
+    slot.timerAt = Infinity;
+    if (slot.gone || slot.jobs.length === 0) return;
+    const { index, deadline } = this.running(slot);
+    const now = Date.now();
+    if (now < deadline) {
+      let next = deadline;
+      for (let i = index + 1; i < slot.jobs.length; i++) next = Math.min(next, now + slot.jobs[i].limitSeconds * 1000);
+      return this.armTimer(slot, next);
+    }
+    const job = slot.jobs[index];
     this.stats.timedOut++;
-    this.failJob(slot, 'timeout', `the session did not finish within its ${job.limitSeconds} s time limit (an app or actor that never returns?); its worker was stopped`);
+    this.failJob(slot, index, 'timeout', `the session did not finish within its ${job.limitSeconds} s time limit (an app or actor that never returns?); its worker was stopped`);
     this.requeue(slot);
     this.replace(slot, 'SIGKILL');
     this.pump();
   }
 
-  /** Ends the slot's running job and starts the next one's clock. */
-  private finishJob(slot: Slot, run: PooledRun): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    const job = slot.jobs.shift()!;
-    this.startTimer(slot);
-    job.resolve(run);
+  /** Ends one of the slot's jobs as `errored`. */
+  private failJob(slot: Slot, index: number, kind: JobFailureKind, message: string): void {
+    const [job] = slot.jobs.splice(index, 1);
+    job.resolve({ result: erroredResult(job.spec, new Error(message), kind), seconds: 0 });
   }
 
-  private failJob(slot: Slot, kind: JobFailureKind, message: string): void {
-    this.finishJob(slot, { result: erroredResult(slot.jobs[0].spec, new Error(message), kind), seconds: 0 });
-  }
-
-  /** The slot's jobs that never started go back to the front of the queue, in order. */
+  /** The slot's unanswered jobs (never started, or their answers lost with the worker) go back to the front of the queue, in order. */
   private requeue(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
+    this.clearTimer(slot);
     if (slot.jobs.length === 0) return;
     this.queue.splice(this.queueHead, 0, ...slot.jobs);
     slot.jobs = [];
@@ -351,9 +353,8 @@ export class SessionPool implements SessionExecutor {
 
   private stop(slot: Slot, signal: NodeJS.Signals, reason: string): Promise<void> {
     slot.gone = true;
-    while (slot.jobs.length > 0) this.failJob(slot, 'crash', reason);
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
+    while (slot.jobs.length > 0) this.failJob(slot, 0, 'crash', reason);
+    this.clearTimer(slot);
     const child = slot.child;
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {
@@ -362,4 +363,9 @@ export class SessionPool implements SessionExecutor {
       child.kill(signal);
     });
   }
+}
+
+/** The time limit of the slot's oldest unanswered job, milliseconds. */
+function job0Limit(slot: Slot): number {
+  return slot.jobs[0].limitSeconds * 1000;
 }

@@ -6,12 +6,18 @@
  *   pool → worker   RunJob            sessions to run, in order, after those already sent (a worker holds a
  *                                     short queue, so it never waits for the pool between tiny sessions)
  *   worker → pool   WorkerReady       sent once, after Rapier is initialised and the process captured
- *                   JobDone           one session's result, how long it ran, and whether the worker retires
+ *                   JobsDone          finished sessions, oldest first: each one's result, how long it ran,
+ *                                     and whether the worker retires
  *
- * A worker runs its jobs strictly in the order they were sent and answers each before it starts the next
- * (its reply is written to the channel first), so the pool always knows which session is running: the
- * oldest one without a reply. A job that gets no JobDone ends as an `errored` result of one of the kinds
- * in {@link JobFailureKind}; the jobs queued behind it never started and go to another worker.
+ * A worker runs its jobs strictly in the order they were sent. Short sessions are answered several at a
+ * time (one message and one wake-up of the pool for many): a worker replies once its queue is empty or
+ * once the unanswered ones add up to {@link REPLY_AFTER_SECONDS} (so the pool refills it in time, and a
+ * long session is answered as soon as it ends). Before each
+ * job it marks the job as started in its run marker (`run-marker.ts`): when a worker hangs or dies, the
+ * pool reads the marker, and the job it names ends as an `errored` result of one of the kinds in
+ * {@link JobFailureKind}; the jobs before it (finished, their answers lost with the worker) and after it
+ * (never started) go to another worker and run again, to the same results. A worker without a marker
+ * answers every job before it starts the next, and the oldest unanswered job is the running one.
  */
 import type { SessionResult } from './result.js';
 import type { SessionSpec } from './spec.js';
@@ -27,9 +33,14 @@ export interface WorkerReady {
   type: 'ready';
 }
 
-/** A finished job. */
-export interface JobDone {
+/** Finished jobs, oldest first (the worker's `rssMb` is in each). */
+export interface JobsDone {
   type: 'done';
+  jobs: JobDone[];
+}
+
+/** One finished job. */
+export interface JobDone {
   id: number;
   /**
    * The session's result; the session's own problems (bad input, an exception) are `errored` results,
@@ -56,7 +67,14 @@ export interface JobDone {
 /** Messages a pool sends. */
 export type PoolMessage = RunJob;
 /** Messages a worker sends. */
-export type WorkerMessage = WorkerReady | JobDone;
+export type WorkerMessage = WorkerReady | JobsDone;
+
+/**
+ * A worker answers its finished jobs once their wall seconds add up to this, if its queue did not run out
+ * first: half the work the pool lets a worker hold (`QUEUED_SECONDS` in `pool.ts`), so the pool refills a
+ * worker's queue before it runs dry.
+ */
+export const REPLY_AFTER_SECONDS = 0.025;
 
 /**
  * Why a job ended without a reply from its worker:
@@ -80,6 +98,12 @@ export function isWorkerMessage(value: unknown): value is WorkerMessage {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
   if (type === 'ready') return true;
+  return type === 'done' && Array.isArray((value as Partial<JobsDone>).jobs);
+}
+
+/** True for a job record in a {@link JobsDone} message that carries an id and a result. */
+export function isJobDone(value: unknown): value is JobDone {
+  if (typeof value !== 'object' || value === null) return false;
   const done = value as Partial<JobDone>;
-  return type === 'done' && typeof done.id === 'number' && ((typeof done.result === 'object' && done.result !== null) || typeof done.resultJson === 'string');
+  return typeof done.id === 'number' && ((typeof done.result === 'object' && done.result !== null) || typeof done.resultJson === 'string');
 }

@@ -1,0 +1,69 @@
+/**
+ * What a coordinator needs from whatever runs its sessions (`SessionExecutor`: the local pool in
+ * `pool.ts`, a distributed queue in `src/queue/`), and the checks of a pool's options.
+ */
+import { availableParallelism } from 'node:os';
+import { XrsimInputError } from '../errors.js';
+import type { SessionResult } from './result.js';
+import type { SessionSpec } from './spec.js';
+
+/** Default per-session wall-clock limit, seconds: far above any suite session (they take well under one). */
+export const DEFAULT_TIME_LIMIT = 300;
+
+/** Workers per core at most: more only adds memory and switching, never throughput. */
+export const MAX_WORKERS_PER_CORE = 4;
+
+/** Options of `createSessionPool`. */
+export interface SessionPoolOptions {
+  /** Worker processes. Default: one per core. At most {@link MAX_WORKERS_PER_CORE} per core (see {@link resolveWorkerCount}). */
+  workers?: number;
+  /** Default wall-clock limit per session, seconds (default {@link DEFAULT_TIME_LIMIT}). */
+  timeLimitSeconds?: number;
+}
+
+/** A session's result from a worker, with the wall seconds it ran there. */
+export interface PooledRun {
+  result: SessionResult;
+  seconds: number;
+}
+
+/** Anything that runs sessions for a coordinator: the local pool here, a distributed queue elsewhere. */
+export interface SessionExecutor {
+  /** Sessions it runs at once; a coordinator keeps a small multiple of this in flight. */
+  readonly concurrency: number;
+  /** Runs one session. Never rejects for the session's own problems: they are `errored` results. */
+  run(spec: SessionSpec, options?: { timeLimitSeconds?: number }): Promise<PooledRun>;
+  /**
+   * Sessions each unit of concurrency takes at a time now, when it queues several (the local pool does
+   * when sessions are short); a coordinator scales what it keeps in flight by it. Default 1.
+   */
+  readonly jobsPerWorker?: number;
+}
+
+/** The worker count to use for a request, and whether it was capped. */
+export interface WorkerCount {
+  workers: number;
+  requested: number;
+  /** The most this machine allows ({@link MAX_WORKERS_PER_CORE} per core). */
+  max: number;
+  capped: boolean;
+}
+
+/**
+ * Checks a requested worker count (default: one per core) and caps it at {@link MAX_WORKERS_PER_CORE} per
+ * core. Throws {@link XrsimInputError} for anything but a positive integer.
+ */
+export function resolveWorkerCount(requested: number | undefined): WorkerCount {
+  const cores = availableParallelism();
+  const max = MAX_WORKERS_PER_CORE * cores;
+  const value = requested ?? cores;
+  if (!Number.isInteger(value) || value < 1) throw new XrsimInputError(`workers must be a positive integer, got ${value}`, { expected: `an integer from 1 to ${max}` });
+  return { workers: Math.min(value, max), requested: value, max, capped: value > max };
+}
+
+/** Checks a wall-clock limit in seconds. */
+export function checkTimeLimit(seconds: number | undefined): number {
+  const value = seconds ?? DEFAULT_TIME_LIMIT;
+  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new XrsimInputError(`the time limit must be a positive number of seconds, got ${value}`, { expected: 'seconds, such as 300' });
+  return value;
+}
