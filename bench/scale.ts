@@ -9,10 +9,20 @@
  *   (workers are processes of their own: not counted).
  * - `rss_growth_mb_per_100k`: its RSS at the end minus at 10,000 sessions, per 100,000 sessions.
  *
+ * - `cpu_ms_per_session_*` and `pool_efficiency_tiny_cpu`: CPU time per tiny session (2 workers) in one
+ *   thread (`serial`), in the workers (`worker`: all their threads, from /proc, ÷ sessions) and in the
+ *   coordinator, and the efficiency they predict when 2 cores serve both workers and the coordinator:
+ *   2 ÷ (worker + coordinator) sessions per CPU-ms against 2 ÷ serial, so serial ÷ (worker + coordinator).
+ *   Unlike rates, CPU time moves little when other work shares the machine.
+ *
+ * Every process is warmed with {@link WARM_PER_PROCESS} sessions first: V8 keeps optimising Rapier's and
+ * our code on its background threads for the first thousand or two sessions of a process, and each worker
+ * process pays that again (cold, a worker's helper threads spend as much CPU as the session itself).
+ *
  * XRSIM_BENCH_SCALE_SESSIONS runs the memory sweep smaller (the growth is then scaled to 100,000).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +31,8 @@ import { median, round } from './stats.js';
 
 const SCENES = ['empty-lab', 'living-room', 'kitchen', 'office'];
 const TIMED = 2000;
+/** Tiny sessions each process (worker or this thread) runs before anything is timed. */
+const WARM_PER_PROCESS = 2000;
 
 /** A small user task, five ticks long (the rolling ball's scene and user). */
 function tinyTask(dir: string): string {
@@ -38,23 +50,47 @@ const options = (task: string, sessions: number, firstSeed: number) => ({
   keepStreams: 'none' as const,
 });
 
-/** Sessions per second of a sweep of `sessions` tiny sessions on `pool`. */
-async function sweepRate(pool: SessionPool, task: string, sessions: number, firstSeed: number): Promise<number> {
+/** CPU ms a process has used (all its threads), from /proc; null where there is none. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return null;
+  }
+}
+
+const cpuMsNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** Sessions per second of a sweep of tiny sessions on `pool`, and CPU ms per session in the coordinator and in a worker. */
+async function sweepRate(pool: SessionPool, task: string, sessions: number, firstSeed: number) {
   const out = mkdtempSync(join(tmpdir(), 'xrsim-bench-scale-'));
+  const pids = pool.workerPids;
+  const workersBefore = pids.map(processCpuMs);
+  const cpuBefore = cpuMsNow();
   const start = performance.now();
   let done = 0;
   const sweep = runSweep({ ...options(task, sessions, firstSeed), out, executor: pool });
   for (let step = await sweep.next(); !step.done; step = await sweep.next()) done++;
   const seconds = (performance.now() - start) / 1000;
+  const coordinatorCpuMs = (cpuMsNow() - cpuBefore) / done;
+  const workersAfter = pids.map(processCpuMs);
+  // Only when the same workers ran every session (none retired) and /proc can be read.
+  const sameWorkers = pool.workerPids.join() === pids.join() && [...workersBefore, ...workersAfter].every((ms) => ms !== null);
+  const workerCpuMs = sameWorkers ? workersAfter.reduce((sum: number, ms, i) => sum + ms! - workersBefore[i]!, 0) / done : null;
   rmSync(out, { recursive: true, force: true });
-  return done / seconds;
+  return { rate: done / seconds, coordinatorCpuMs, workerCpuMs };
 }
 
-/** Sessions per second of the same kind of sessions, one after another in this thread. */
-async function serialRate(task: string, sessions: number, firstSeed: number): Promise<number> {
+/** Sessions per second of the same kind of sessions, one after another in this thread, and CPU ms per session. */
+async function serialRate(task: string, sessions: number, firstSeed: number) {
+  const cpuBefore = cpuMsNow();
   const start = performance.now();
   for (let i = 0; i < sessions; i++) await runSession({ task, seed: firstSeed + Math.floor(i / SCENES.length), scene: SCENES[i % SCENES.length], dominantHand: 'right' });
-  return sessions / ((performance.now() - start) / 1000);
+  return { rate: sessions / ((performance.now() - start) / 1000), cpuMs: (cpuMsNow() - cpuBefore) / sessions };
 }
 
 /** The coordinator's memory over a long sweep, measured in a child process. */
@@ -71,20 +107,27 @@ export async function scaleBenchmark(progress: (line: string) => void) {
   const task = tinyTask(dir);
   const pools = { one: createSessionPool(1), two: createSessionPool(2) };
   try {
-    progress('warming the pools and this thread …');
-    await sweepRate(pools.one, task, 400, 100_000);
-    await sweepRate(pools.two, task, 400, 100_000);
-    await serialRate(task, 400, 100_000);
+    progress(`warming the pools and this thread (${WARM_PER_PROCESS} sessions per process) …`);
+    await sweepRate(pools.one, task, WARM_PER_PROCESS, 100_000);
+    await sweepRate(pools.two, task, 2 * WARM_PER_PROCESS, 100_000);
+    await serialRate(task, WARM_PER_PROCESS, 100_000);
     const one: number[] = [];
     const two: number[] = [];
     const serial: number[] = [];
+    const cpu = { serial: [] as number[], worker: [] as number[], coordinator: [] as number[] };
     for (let trial = 0; trial < 3; trial++) {
       progress(`trial ${trial + 1} of 3: ${TIMED} tiny sessions on 2 workers, on 1 worker, in one thread …`);
       const seed = 200_000 + trial * TIMED;
-      two.push(await sweepRate(pools.two, task, TIMED, seed));
-      one.push(await sweepRate(pools.one, task, TIMED, seed));
-      serial.push(await serialRate(task, TIMED / 2, seed));
+      const onTwo = await sweepRate(pools.two, task, TIMED, seed);
+      two.push(onTwo.rate);
+      cpu.coordinator.push(onTwo.coordinatorCpuMs);
+      if (onTwo.workerCpuMs !== null) cpu.worker.push(onTwo.workerCpuMs);
+      one.push((await sweepRate(pools.one, task, TIMED, seed)).rate);
+      const inThread = await serialRate(task, TIMED / 2, seed);
+      serial.push(inThread.rate);
+      cpu.serial.push(inThread.cpuMs);
     }
+    const cpuMs = { serial: median(cpu.serial), worker: cpu.worker.length ? median(cpu.worker) : null, coordinator: median(cpu.coordinator) };
     await Promise.all([pools.one.close(), pools.two.close()]);
     const sessions = Number(process.env.XRSIM_BENCH_SCALE_SESSIONS ?? 100_000);
     progress(`coordinator memory over a ${sessions}-session sweep on 2 workers …`);
@@ -96,12 +139,17 @@ export async function scaleBenchmark(progress: (line: string) => void) {
       details: {
         timedSessions: TIMED,
         sessionsPerSecond: { twoWorkers: two.map((r) => round(r)), oneWorker: one.map((r) => round(r)), serialOneThread: serial.map((r) => round(r)) },
+        cpuMsPerSession: { serial: cpu.serial.map((ms) => round(ms)), worker: cpu.worker.map((ms) => round(ms)), coordinator: cpu.coordinator.map((ms) => round(ms)) },
         memorySweep: { sessions: memory.sessions, seconds: memory.seconds, samples: memory.samples, peakHeapMb: memory.peakHeapMb },
       },
       summary: {
         sessions_per_s_tiny_2_workers: round(median(two)),
         pool_efficiency_tiny: round(median(two.map((t, i) => t / (2 * serial[i])))),
         speedup_2_workers_tiny: round(median(two.map((t, i) => t / one[i]))),
+        cpu_ms_per_session_serial: round(cpuMs.serial),
+        cpu_ms_per_session_worker: cpuMs.worker === null ? null : round(cpuMs.worker),
+        cpu_ms_per_session_coordinator: round(cpuMs.coordinator),
+        pool_efficiency_tiny_cpu: cpuMs.worker === null ? null : round(cpuMs.serial / (cpuMs.worker + cpuMs.coordinator)),
         coordinator_peak_rss_mb_100k: round(memory.peakRssMb),
         rss_growth_mb_per_100k: round(growthPer100k),
       },

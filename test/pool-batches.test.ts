@@ -44,10 +44,23 @@ describe('a pool sending short sessions in batches', () => {
     await pool?.close();
   });
 
+  /** Once its mean session time has come down from a fresh worker's cold first sessions, the pool sends several per message. */
+  async function warm(): Promise<void> {
+    for (let round = 0; round < 20 && pool.jobsPerWorker < 8; round++) await Promise.all(Array.from({ length: 24 }, (_, i) => pool.run(tiny(1000 + 24 * round + i))));
+    expect(pool.jobsPerWorker).toBeGreaterThanOrEqual(8);
+  }
+
+  it('sends short sessions several per message and answers them several per message', async () => {
+    await warm();
+    const before = { ...pool.stats };
+    await Promise.all(Array.from({ length: 48 }, (_, i) => pool.run(tiny(2000 + i))));
+    expect(pool.stats.jobsSent - before.jobsSent).toBe(48);
+    expect(pool.stats.runMessages - before.runMessages).toBeLessThan(48 / 2);
+    expect(pool.stats.replies - before.replies).toBeLessThan(48 / 2);
+  }, 180_000);
+
   it('errors only the session that crashes, hangs or pollutes its worker; the rest of each batch gives the results it gives alone', async () => {
-    // Warm: once its mean session time has come down from the cold first sessions, the pool sends several per message.
-    for (let round = 0; round < 20 && pool.jobsPerWorker < 4; round++) await Promise.all(Array.from({ length: 24 }, (_, i) => pool.run(tiny(1000 + 24 * round + i))));
-    expect(pool.jobsPerWorker).toBeGreaterThanOrEqual(4);
+    await warm();
     const before = { ...pool.stats };
     // One worker, everything queued at once: each fault lands inside a batch with sessions queued behind it.
     const specs: SessionSpec[] = [];
@@ -82,6 +95,21 @@ describe('a pool sending short sessions in batches', () => {
       expect(runs[i].result, `session ${i} (seed ${specs[i].seed})`).toEqual(alone);
     }
   }, 180_000);
+
+  it('stops a hung session at its own time limit, even behind sessions with longer limits in its batch, and every other session of the batch still gets the result it gives alone', async () => {
+    await warm();
+    const before = { ...pool.stats };
+    // The plain sessions' limit is far beyond this test's own timeout: only the hung session's 3 s limit can end it in time.
+    const specs = [...Array.from({ length: 6 }, (_, i) => tiny(500 + i)), { ...tiny(506), task: hangs }, ...Array.from({ length: 3 }, (_, i) => tiny(507 + i))];
+    const runs = await Promise.all(specs.map((spec) => pool.run(spec, { timeLimitSeconds: spec.task === hangs ? 3 : 3600 })));
+    expect(runs[6].result).toMatchObject({ status: 'errored', error: { kind: 'timeout', message: expect.stringContaining('3 s time limit') } });
+    expect(pool.stats.timedOut - before.timedOut).toBe(1);
+    expect(pool.stats.crashed - before.crashed).toBe(0);
+    for (let i = 0; i < specs.length; i++) {
+      if (i === 6) continue;
+      expect(runs[i].result, `session ${i}`).toEqual(await runSession(specs[i]));
+    }
+  }, 90_000);
 });
 
 describe('session keys', () => {

@@ -114,6 +114,11 @@ export class SessionPool implements SessionExecutor {
     return Math.max(1, Math.min(MAX_JOBS_PER_WORKER, Math.floor(QUEUED_SECONDS / Math.max(this.meanSeconds, 1e-6))));
   }
 
+  /** Process ids of the workers now (to watch their CPU time or memory from outside). */
+  get workerPids(): number[] {
+    return this.slots.flatMap((slot) => (slot.child.pid === undefined ? [] : [slot.child.pid]));
+  }
+
   /** Runs one session (queued until a worker is free). Never rejects for the session's problems. */
   run(spec: SessionSpec, options: { timeLimitSeconds?: number } = {}): Promise<PooledRun> {
     const limitSeconds = options.timeLimitSeconds === undefined ? this.timeLimit : checkTimeLimit(options.timeLimitSeconds);
