@@ -95,7 +95,8 @@ async function runQueued(): Promise<void> {
 
 async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
   hygiene ??= ProcessHygiene.capture();
-  if (browserApp(spec)) await warmBrowser(hygiene);
+  const usedBrowser = browserApp(spec);
+  if (usedBrowser) await warmBrowser(hygiene);
   hygiene.beginSession();
   const modulesBefore = freshModuleCount();
   const start = now(); // harness time, outside the session
@@ -111,7 +112,7 @@ async function runJob(id: number, spec: SessionSpec): Promise<JobDone> {
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   let retire: string | null;
   try {
-    retire = await hygiene.endSession(freshModuleCount() !== modulesBefore);
+    retire = await hygiene.endSession(freshModuleCount() !== modulesBefore, usedBrowser);
   } catch (err) {
     retire = `the process could not be checked after the session (${String(err)})`;
   }
