@@ -22,12 +22,12 @@
  * XRSIM_BENCH_SCALE_SESSIONS runs the memory sweep smaller (the growth is then scaled to 100,000).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionPool, loadTask, runSession, runSweep, type SessionPool } from '../src/index.js';
-import { median, round } from './stats.js';
+import { cpuMs as cpuMsNow, median, processesCpuMs, round } from './stats.js';
 
 const SCENES = ['empty-lab', 'living-room', 'kitchen', 'office'];
 const TIMED = 2000;
@@ -50,26 +50,11 @@ const options = (task: string, sessions: number, firstSeed: number) => ({
   keepStreams: 'none' as const,
 });
 
-/** CPU ms a process has used (all its threads), from /proc; null where there is none. */
-function processCpuMs(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100 on Linux)
-  } catch {
-    return null;
-  }
-}
-
-const cpuMsNow = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
 /** Sessions per second of a sweep of tiny sessions on `pool`, and CPU ms per session in the coordinator and in a worker. */
 async function sweepRate(pool: SessionPool, task: string, sessions: number, firstSeed: number) {
   const out = mkdtempSync(join(tmpdir(), 'xrsim-bench-scale-'));
   const pids = pool.workerPids;
-  const workersBefore = pids.map(processCpuMs);
+  const workersBefore = processesCpuMs(pids);
   const cpuBefore = cpuMsNow();
   const start = performance.now();
   let done = 0;
@@ -77,10 +62,9 @@ async function sweepRate(pool: SessionPool, task: string, sessions: number, firs
   for (let step = await sweep.next(); !step.done; step = await sweep.next()) done++;
   const seconds = (performance.now() - start) / 1000;
   const coordinatorCpuMs = (cpuMsNow() - cpuBefore) / done;
-  const workersAfter = pids.map(processCpuMs);
+  const workersAfter = processesCpuMs(pids);
   // Only when the same workers ran every session (none retired) and /proc can be read.
-  const sameWorkers = pool.workerPids.join() === pids.join() && [...workersBefore, ...workersAfter].every((ms) => ms !== null);
-  const workerCpuMs = sameWorkers ? workersAfter.reduce((sum: number, ms, i) => sum + ms! - workersBefore[i]!, 0) / done : null;
+  const workerCpuMs = pool.workerPids.join() === pids.join() && workersBefore !== null && workersAfter !== null ? (workersAfter - workersBefore) / done : null;
   rmSync(out, { recursive: true, force: true });
   return { rate: done / seconds, coordinatorCpuMs, workerCpuMs };
 }

@@ -1,6 +1,7 @@
 /**
  * Timing helpers for benchmarks (wall clocks are fine here: benchmarks are not sessions).
  */
+import { readFileSync } from 'node:fs';
 
 /** Seconds elapsed while running `fn`. */
 export async function seconds(fn: () => unknown | Promise<unknown>): Promise<number> {
@@ -28,4 +29,25 @@ export function round(value: number, digits = 3): number {
 export function cpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
+}
+
+/** CPU ms another process has used so far (all its threads), from /proc; null where there is none. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms the given processes have used so far, summed; null if any cannot be read. */
+export function processesCpuMs(pids: number[]): number | null {
+  let sum = 0;
+  for (const pid of pids) {
+    const ms = processCpuMs(pid);
+    if (ms === null) return null;
+    sum += ms;
+  }
+  return sum;
 }

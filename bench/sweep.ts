@@ -3,6 +3,12 @@
  * hands, each task's scenes) with 1 and 2 workers, in the same run; the pool's overhead against running the
  * same sessions one after another in one thread; the time to the first result from a cold start; and the
  * peak resident memory per worker.
+ *
+ * The pools are warmed until each worker has run the suite {@link WARM_RUNS_PER_WORKER} times, as in a
+ * long sweep: V8 optimises on background threads for the first runs of each process, and every worker
+ * process pays that again. The details give the CPU seconds the workers spent on a timed run (all
+ * their threads, from /proc): 2 workers doing the same sessions for more CPU than 1 is what keeps the
+ * speedup below 2 even with both cores free.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,13 +16,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionPool, expandMatrix, runSession, runSweep, type SessionPool } from '../src/index.js';
-import { median, round } from './stats.js';
+import { median, processesCpuMs, round } from './stats.js';
 
 const OPTIONS = { seeds: [1], keepStreams: 'none' as const };
+/** Suite runs each worker (and this thread) makes before anything is timed. */
+const WARM_RUNS_PER_WORKER = 3;
 
 /** Wall seconds of a whole sweep, and of its first result, on `pool` (warm) or a new pool (cold). */
-export async function timeSweep(workers: number, pool?: SessionPool): Promise<{ seconds: number; first: number; sessions: number }> {
+export async function timeSweep(workers: number, pool?: SessionPool): Promise<{ seconds: number; first: number; sessions: number; workerCpuSeconds: number | null }> {
   const out = mkdtempSync(join(tmpdir(), 'xrsim-bench-sweep-'));
+  const pids = pool?.workerPids ?? [];
+  const cpuBefore = processesCpuMs(pids);
   const start = performance.now();
   let first = 0;
   let sessions = 0;
@@ -24,8 +34,12 @@ export async function timeSweep(workers: number, pool?: SessionPool): Promise<{ 
   for (let step = await sweep.next(); !step.done; step = await sweep.next()) {
     if (sessions++ === 0) first = (performance.now() - start) / 1000;
   }
+  const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = processesCpuMs(pids);
   rmSync(out, { recursive: true, force: true });
-  return { seconds: (performance.now() - start) / 1000, first, sessions };
+  // Only for a warm pool whose workers all ran to the end (none replaced) and when /proc can be read.
+  const workerCpuSeconds = pool && pool.workerPids.join() === pids.join() && cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / 1000 : null;
+  return { seconds, first, sessions, workerCpuSeconds };
 }
 
 /** The same sessions, one after another in this thread. */
@@ -49,17 +63,25 @@ export async function sweepBenchmark(progress: (line: string) => void) {
   const cold = await timeSweep(2);
   // Warm pools (one Rapier initialisation and JIT warm-up per worker), as a long sweep has them.
   const pools = { one: createSessionPool(1), two: createSessionPool(2) };
-  progress('warming the pools and this thread …');
-  await timeSweep(1, pools.one);
-  await timeSweep(2, pools.two);
-  await timeSerial();
+  progress(`warming the pools and this thread (${WARM_RUNS_PER_WORKER} suite runs per worker) …`);
+  for (let run = 0; run < WARM_RUNS_PER_WORKER; run++) {
+    await timeSweep(1, pools.one);
+    await timeSweep(2, pools.two);
+    await timeSweep(2, pools.two);
+    await timeSerial();
+  }
   const one: number[] = [];
   const two: number[] = [];
   const serial: number[] = [];
+  const workerCpu = { one: [] as number[], two: [] as number[] };
   for (let trial = 0; trial < 3; trial++) {
     progress(`trial ${trial + 1} of 3: 1 worker, 2 workers, one thread …`);
-    one.push((await timeSweep(1, pools.one)).seconds);
-    two.push((await timeSweep(2, pools.two)).seconds);
+    const onOne = await timeSweep(1, pools.one);
+    const onTwo = await timeSweep(2, pools.two);
+    one.push(onOne.seconds);
+    two.push(onTwo.seconds);
+    if (onOne.workerCpuSeconds !== null) workerCpu.one.push(onOne.workerCpuSeconds);
+    if (onTwo.workerCpuSeconds !== null) workerCpu.two.push(onTwo.workerCpuSeconds);
     serial.push(await timeSerial());
   }
   await Promise.all([pools.one.close(), pools.two.close()]);
@@ -71,6 +93,11 @@ export async function sweepBenchmark(progress: (line: string) => void) {
       sessions,
       seconds: { oneWorker: round(median(one)), twoWorkers: round(median(two)), serialOneThread: round(median(serial)) },
       sessionsPerSecond: { oneWorker: round(sessions / median(one)), twoWorkers: round(sessions / median(two)) },
+      // CPU seconds of all worker processes together on one run of the suite (null without /proc).
+      workerCpuSeconds: {
+        oneWorker: workerCpu.one.length ? round(median(workerCpu.one)) : null,
+        twoWorkers: workerCpu.two.length ? round(median(workerCpu.two)) : null,
+      },
     },
     summary: {
       speedup_2_workers: round(median(one.map((t, i) => t / two[i]))),

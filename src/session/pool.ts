@@ -1,10 +1,10 @@
 /**
  * A warm pool of session worker processes: one Rapier initialisation per worker, one whole session per job,
  * each with a wall-clock limit. When sessions are short a worker holds a few jobs at a time (sent in one
- * message) and answers them a few at a time, so neither waits for the other between them; the worker's run
- * marker (`run-marker.ts`) names the job it is running, so a job whose answer was lost or that never
- * started when its worker died or retired goes to the next worker. The only pool in xrsim: sweeps, flakiness studies, sweep verification and
- * isolated runs all use it. A session past its limit is `errored` (timeout) and its worker is killed and
+ * message) and answers them a few at a time, so neither waits for the other between them; the worker's
+ * run marker (`run-marker.ts`) names the job it is running, so a job whose answer was lost or that never
+ * started when its worker died or retired goes to the next worker. The only pool in xrsim: sweeps,
+ * flakiness studies, sweep verification and isolated runs all use it. A session past its limit is `errored` (timeout) and its worker is killed and
  * replaced; a worker that dies is replaced and its session is `errored` (crash); a worker whose session left
  * the process changed retires and is replaced before its next job. The limit is harness time, never
  * simulation time: it cannot change a session's result.
