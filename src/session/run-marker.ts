@@ -27,6 +27,7 @@ let created = 0;
 /** The pool's end of one worker's marker. */
 export class RunMarker {
   private readonly buffer = new Float64Array(2);
+  private closed = false;
   private constructor(readonly fd: number) {}
 
   /** A fresh marker file, or null when none can be made (the worker then answers every job at once). */
@@ -50,6 +51,7 @@ export class RunMarker {
 
   /** The job the worker started last. */
   read(): RunMark {
+    if (this.closed) return { id: 0, startedAt: NaN };
     const bytes = new Uint8Array(this.buffer.buffer);
     bytes.fill(0);
     try {
@@ -60,12 +62,11 @@ export class RunMarker {
     return { id: this.buffer[0], startedAt: this.buffer[1] };
   }
 
+  /** Closes the pool's descriptor, once: closing a number twice could close a file opened since under it. */
   close(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 }
 
