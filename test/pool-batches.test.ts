@@ -4,10 +4,11 @@
  * only that one; a session that pollutes its worker retires it before the next session runs; every other
  * session gives the result it gives alone, on a fresh worker.
  */
-import { writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash, createSessionPool, expandMatrix, loadTask, runSession, type SessionPool, type SessionSpec } from '../src/index.js';
+import { RUN_MARKER_ARG, RunMarker, runMarkerWriter } from '../src/session/run-marker.js';
 import { sessionKey } from '../src/sweep/matrix.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -110,6 +111,35 @@ describe('a pool sending short sessions in batches', () => {
       expect(runs[i].result, `session ${i}`).toEqual(await runSession(specs[i]));
     }
   }, 90_000);
+});
+
+describe('the run marker', () => {
+  it('carries the id of the job a worker started last, and its start time, to the pool', () => {
+    const marker = RunMarker.create()!;
+    expect(marker.read().id).toBe(0);
+    const mark = runMarkerWriter(['node', 'worker.js', `${RUN_MARKER_ARG}${marker.fd}`])!;
+    const before = Date.now();
+    mark(41);
+    mark(42);
+    const read = marker.read();
+    expect(read.id).toBe(42);
+    expect(read.startedAt).toBeGreaterThanOrEqual(before);
+    expect(runMarkerWriter(['node', 'worker.js'])).toBeNull();
+    marker.close();
+  });
+
+  it('closes its descriptor once: a second close leaves a file opened since under the same number alone', () => {
+    const marker = RunMarker.create()!;
+    marker.close();
+    const other = openSync(join(dir, 'after-marker.txt'), 'w');
+    try {
+      marker.close();
+      expect(() => fstatSync(other)).not.toThrow();
+      expect(marker.read().id).toBe(0);
+    } finally {
+      closeSync(other);
+    }
+  });
 });
 
 describe('session keys', () => {
