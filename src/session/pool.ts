@@ -184,7 +184,7 @@ export class SessionPool implements SessionExecutor {
         break;
       }
     }
-    slot.headSince = Date.now();
+    slot.headSince = Date.now(); // xrsim-allow-clock: the pool's time limits, outside any session
     if (!slot.gone && slot.jobs.length === 0) {
       this.clearTimer(slot);
       this.setIdle(slot);
@@ -247,7 +247,7 @@ export class SessionPool implements SessionExecutor {
     for (const slot of this.slots) {
       if (this.queueHead >= this.queue.length) break;
       if (!slot.ready || slot.gone || !slot.child.connected || slot.jobs.length > depth >> 1) continue;
-      const now = Date.now();
+      const now = Date.now(); // xrsim-allow-clock
       if (slot.jobs.length === 0) {
         slot.child.ref();
         slot.child.channel?.ref();
@@ -289,7 +289,7 @@ export class SessionPool implements SessionExecutor {
   private armTimer(slot: Slot, at: number): void {
     this.clearTimer(slot);
     slot.timerAt = at;
-    slot.timer = setTimeout(() => this.onDeadline(slot), Math.min(LONGEST_TIMER_MS, Math.max(0, at - Date.now())));
+    slot.timer = setTimeout(() => this.onDeadline(slot), Math.min(LONGEST_TIMER_MS, Math.max(0, at - Date.now()))); // xrsim-allow-clock
   }
 
   private clearTimer(slot: Slot): void {
@@ -307,7 +307,7 @@ export class SessionPool implements SessionExecutor {
     slot.timerAt = Infinity;
     if (slot.gone || slot.jobs.length === 0) return;
     const { index, deadline } = this.running(slot);
-    const now = Date.now();
+    const now = Date.now(); // xrsim-allow-clock
     if (now < deadline) {
       let next = deadline;
       for (let i = index + 1; i < slot.jobs.length; i++) next = Math.min(next, now + slot.jobs[i].limitSeconds * 1000);

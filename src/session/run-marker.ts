@@ -8,6 +8,7 @@
  * The file is removed from its folder as soon as it is open (Linux keeps it while a descriptor is open), so
  * nothing is left behind, even by a killed pool.
  */
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ export class RunMarker {
 
   /** A fresh marker file, or null when none can be made (the worker then answers every job at once). */
   static create(): RunMarker | null {
-    const path = join(tmpdir(), `xrsim-run-marker-${process.pid}-${++created}-${Math.random().toString(36).slice(2)}`);
+    const path = join(tmpdir(), `xrsim-run-marker-${process.pid}-${++created}-${randomBytes(6).toString('hex')}`);
     let fd: number;
     try {
       fd = openSync(path, 'wx+', 0o600);
