@@ -51,7 +51,7 @@ interface Slot {
   marker: RunMarker | null;
   ready: boolean;
   jobs: Job[];
-  /** Since when (Date.now()) the first of `jobs` is the oldest unanswered: the deadline of a job the marker does not name yet. */
+  /** Since when (wall-clock ms, `Date` epoch) the first of `jobs` is the oldest unanswered: the deadline of a job the marker does not name yet. */
   headSince: number;
   /**
    * Fires at the earliest deadline any of `jobs` can have (`timerAt`); it reads the marker and waits again
