@@ -21,7 +21,8 @@
  * holds no pixel that can mark anything. A tile whose corner rays meet the plane on both sides of the
  * camera (it sees the plane's horizon) proves nothing and is halved.
  */
-import { observeTile, PLANE_COEFFICIENTS, PLANE_FACING, seenBitsWords, type LatticeFrame, type PlaneGrids } from './plane-observe.js';
+import { PLANE_COEFFICIENTS, PLANE_FACING, seenBitsWords, type LatticeFrame, type PlaneGrids } from './plane-observe.js';
+import { EVERY_PLANE, type ObservationHeap } from './plane-observe-asm.js';
 
 /** A tile of at most this many lattice columns and rows is read rather than halved. */
 export const LEAF_COLUMNS = 12;
@@ -60,9 +61,6 @@ export class LatticeCull {
   stack = new Int32Array(0);
   /** The planes still in play for the tiles on the path to the current one. */
   pool = new Int32Array(0);
-  /** Per plane: the serial of the last leaf tile it is read in. */
-  stamp = new Int32Array(0);
-  serial = 0;
   /** Frames still to be read whole, and how many the next futile frame sends there. */
   wholeFrames = 0;
   backoff = FIRST_BACKOFF;
@@ -83,36 +81,37 @@ export class LatticeCull {
     const depth = 2 * (32 - Math.clz32(Math.max(latticeCols, latticeRows))) + 2;
     if (this.stack.length < (depth + 1) * TILE_WORDS) this.stack = new Int32Array((depth + 1) * TILE_WORDS);
     if (this.pool.length < (depth + 2) * planes) this.pool = new Int32Array((depth + 2) * planes);
-    if (this.stamp.length < planes) {
-      this.stamp = new Int32Array(planes);
-      this.serial = 0;
-    }
-    if (this.serial > 0x3fffffff) {
-      this.stamp.fill(0);
-      this.serial = 0;
-    }
   }
 }
 
 /**
  * Marks what `observeLattice` marks, reading only tiles where one of the planes listed in `active` (the
- * first `activeCount`) can still see an unseen cell. `grids.coefficients`, `facing` and `reach` must be
- * those of the frame's camera. Returns the count written to `newCells`.
+ * first `activeCount`) can still see an unseen cell, each for those planes only. `grids.coefficients`,
+ * `facing` and `reach` must be those of the frame's camera, and `heap` bound to `grids` and `frame`: it
+ * reads the tiles, and returns the count written to its `newCells`.
  */
-export function observeLive(grids: PlaneGrids, frame: LatticeFrame, active: Int32Array, activeCount: number, cull: LatticeCull, newCells: Int32Array): number {
+export function observeLive(grids: PlaneGrids, frame: LatticeFrame, active: Int32Array, activeCount: number, cull: LatticeCull, heap: ObservationHeap): number {
   const { width, height, stride, rayX, rayY } = frame;
   const latticeCols = Math.ceil(width / stride);
   const latticeRows = Math.ceil(height / stride);
   cull.reserve(latticeCols, latticeRows, grids.cols.length);
-  const { stack, pool, stamp } = cull;
+  const { stack, pool } = cull;
   for (let i = 0; i < activeCount; i++) pool[i] = active[i];
   let top = pushTile(stack, 0, 0, latticeCols - 1, 0, latticeRows - 1, 0, activeCount);
   let found = 0;
   let tests = 0;
   let pixelsRead = 0;
+  const futile = FUTILE_SHARE * latticeCols * latticeRows;
   while (top > 0) {
     top -= TILE_WORDS;
     const c0 = stack[top], c1 = stack[top + 1], r0 = stack[top + 2], r1 = stack[top + 3];
+    if (pixelsRead > futile) {
+      // Culling does not pay in this frame: read the tiles left for every plane, untested. The same cells:
+      // a plane dropped from a tile has no pixel there that can land in an unseen cell.
+      pixelsRead += (c1 - c0 + 1) * (r1 - r0 + 1);
+      found = heap.addTile(c0, c1, r0, r1, pool, 0, EVERY_PLANE, found);
+      continue;
+    }
     const listStart = stack[top + 4], listCount = stack[top + 5];
     // Lists above this one belong to tiles already finished.
     const kept = listStart + listCount;
@@ -125,10 +124,8 @@ export function observeLive(grids: PlaneGrids, frame: LatticeFrame, active: Int3
     }
     if (count === 0) continue;
     if (c1 - c0 < LEAF_COLUMNS && r1 - r0 < LEAF_ROWS) {
-      const serial = ++cull.serial;
-      for (let i = kept; i < kept + count; i++) stamp[pool[i]] = serial;
       pixelsRead += (c1 - c0 + 1) * (r1 - r0 + 1);
-      found = observeTile(grids, frame, c0, c1, r0, r1, stamp, serial, newCells, found);
+      found = heap.addTile(c0, c1, r0, r1, pool, kept, count, found);
     } else if ((c1 - c0) * LEAF_ROWS >= (r1 - r0) * LEAF_COLUMNS) {
       const middle = (c0 + c1) >> 1;
       top = pushTile(stack, top, middle + 1, c1, r0, r1, kept, count);
@@ -139,10 +136,11 @@ export function observeLive(grids: PlaneGrids, frame: LatticeFrame, active: Int3
       top = pushTile(stack, top, c0, c1, r0, middle, kept, count);
     }
   }
+  found = heap.flush(found);
   cull.counts.tests += tests;
   cull.counts.pixelsRead += pixelsRead;
   cull.counts.culledFrames++;
-  if (pixelsRead > FUTILE_SHARE * latticeCols * latticeRows) {
+  if (pixelsRead > futile) {
     cull.wholeFrames = cull.backoff;
     cull.backoff = Math.min(MAX_BACKOFF, cull.backoff * 2);
   } else {

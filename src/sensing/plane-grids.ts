@@ -26,7 +26,7 @@ export function emptyGrids(): PlaneGrids {
 
 /**
  * Lays every plane's grid out in one pool, with what each has seen (again when a plane is added: planes
- * are only ever appended, so plane p of `previous` is plane p here). Points each plane's `seen` at its part.
+ * are only ever appended, so plane p of `previous` is plane p here).
  */
 export function poolGrids(planes: readonly TrackedPlane[], previous: PlaneGrids): PlaneGrids {
   const n = planes.length;
@@ -42,14 +42,12 @@ export function poolGrids(planes: readonly TrackedPlane[], previous: PlaneGrids)
   }
   const seen = new Uint8Array(cells);
   const seenBits = new Int32Array(words);
-  for (let p = 0; p < n; p++) {
+  for (let p = 0; p < previous.seenStart.length; p++) {
     const plane = planes[p];
-    seen.set(plane.seen, seenStart[p]);
-    plane.seen = seen.subarray(seenStart[p], seenStart[p] + plane.cols * plane.rows);
-    if (p < previous.seenBitsStart.length) {
-      const start = previous.seenBitsStart[p];
-      seenBits.set(previous.seenBits.subarray(start, start + seenBitsWords(plane.cols) * plane.rows), seenBitsStart[p]);
-    }
+    const start = previous.seenStart[p];
+    seen.set(previous.seen.subarray(start, start + plane.cols * plane.rows), seenStart[p]);
+    const bitsStart = previous.seenBitsStart[p];
+    seenBits.set(previous.seenBits.subarray(bitsStart, bitsStart + seenBitsWords(plane.cols) * plane.rows), seenBitsStart[p]);
   }
   return {
     faceMap: previous.faceMap,

@@ -14,6 +14,7 @@
 import { faceId, FACES_PER_PRIMITIVE, type DepthRaster, type RasterCamera } from '../../kernels/depth-raster.js';
 import { observeLattice, setSeenBit, type LatticeFrame } from '../../kernels/plane-observe.js';
 import { LatticeCull, observeLive } from '../../kernels/plane-cull.js';
+import { ObservationHeap } from '../../kernels/plane-observe-asm.js';
 import { emptyGrids, frameBounds, frameCoefficients, poolGrids } from './plane-grids.js';
 import { countSeen, newTrackedPlane, type DetectedPlane, type PlaneOrientation, type TrackedPlane } from './tracked-plane.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
@@ -37,8 +38,9 @@ export const PlaneChange = { Attributes: 1, Pose: 2 } as const;
 export class PlaneDetector {
   private readonly planes: TrackedPlane[] = [];
   /**
-   * For tests and benchmarks: observe every pixel of the lattice, not only the tiles that can still see an
-   * unseen cell (`kernels/plane-cull.ts`). Both mark the same cells.
+   * For tests and benchmarks: observe every pixel of the lattice with the JavaScript reference loop
+   * (`observeLattice`), not the asm.js kernel (`kernels/plane-observe-asm.ts`) over only the tiles that can
+   * still see an unseen cell (`kernels/plane-cull.ts`). Both mark the same cells.
    */
   static wholeLattice = false;
   /** Every plane's grid and, for the frame being observed, coefficients; the face map lists the planes that can still grow. */
@@ -46,13 +48,15 @@ export class PlaneDetector {
   /** The planes that can still grow, for the frame being observed. */
   private active = new Int32Array(0);
   private readonly cull = new LatticeCull();
+  /** The kernel's heap: the frame being observed and the grids' arrays it reads live there. */
+  private readonly heap = new ObservationHeap();
   /** The frame being observed, as the kernels read it (filled in place each frame). */
   private readonly frame: LatticeFrame = { width: 0, height: 0, stride: OBSERVATION_STRIDE, depth: new Float32Array(0), ids: new Int32Array(0), rayX: new Float64Array(0), rayY: new Float64Array(0), minRange: 0, maxRange: 0 };
   /** Whether anything was seen, moved, added or removed since the last update. */
   private changed = true;
   /** The earliest time a qualified plane is due to be reported. */
   private nextReport = Infinity;
-  /** Cells newly seen by the frame being observed: plane, cell. */
+  /** Cells newly seen by the frame being observed with the reference loop: plane, cell. */
   private newCells = new Int32Array(0);
   /** How many planes the face map lists (those that can still grow). */
   private observed = 0;
@@ -130,8 +134,6 @@ export class PlaneDetector {
    */
   observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number, rays: Pick<DepthRaster, 'rayX' | 'rayY'>): void {
     const { width, height } = camera;
-    const capacity = 2 * Math.ceil(width / OBSERVATION_STRIDE) * Math.ceil(height / OBSERVATION_STRIDE);
-    if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
     const grids = this.grids;
     const frame = this.frame;
     frame.width = width;
@@ -142,19 +144,28 @@ export class PlaneDetector {
     frame.rayY = rays.rayY;
     frame.minRange = minRange;
     frame.maxRange = maxRange;
+    const heap = this.heap;
+    // First, as it may move the grids' arrays into the heap (where the coefficients are written next).
+    heap.bind(grids, frame);
     const { cellSize } = this.model;
     const active = frameCoefficients(this.planes, grids, camera, cellSize, this.active);
     let found: number;
-    if (PlaneDetector.wholeLattice || !this.cull.nextFrame()) {
-      found = observeLattice(grids, frame, this.newCells);
+    let newCells = heap.newCells;
+    if (PlaneDetector.wholeLattice) {
+      const capacity = 2 * Math.ceil(width / OBSERVATION_STRIDE) * Math.ceil(height / OBSERVATION_STRIDE);
+      if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
+      newCells = this.newCells;
+      found = observeLattice(grids, frame, newCells);
+    } else if (!this.cull.nextFrame()) {
+      found = heap.observeAll(0, Math.ceil(width / OBSERVATION_STRIDE) - 1, 0, Math.ceil(height / OBSERVATION_STRIDE) - 1, 0);
     } else {
       frameBounds(this.planes, grids, camera, cellSize, minRange, this.active, active);
-      found = observeLive(grids, frame, this.active, active, this.cull, this.newCells);
+      found = observeLive(grids, frame, this.active, active, this.cull, heap);
     }
     if (found > 0) this.changed = true;
     for (let n = 0; n < found; n += 2) {
-      const plane = this.planes[this.newCells[n]];
-      const cell = this.newCells[n + 1];
+      const plane = this.planes[newCells[n]];
+      const cell = newCells[n + 1];
       const r = Math.floor(cell / plane.cols);
       const c = cell - r * plane.cols;
       countSeen(plane, c, r);

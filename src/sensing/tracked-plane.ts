@@ -39,8 +39,7 @@ export interface TrackedPlane {
   minZ: number;
   cols: number;
   rows: number;
-  /** Per cell (row-major), 1 once seen: a view of the detector's pooled grids (see `kernels/plane-observe.ts`). */
-  seen: Uint8Array;
+  /** Cells seen so far (which ones: the detector's pooled grids, `kernels/plane-observe.ts`), out of those inside the face. */
   seenCells: number;
   insideCells: number;
   /** Seen bounds in cells: min column, max column, min row, max row. */
@@ -58,7 +57,7 @@ export interface TrackedPlane {
   grown: boolean;
 }
 
-/** A plane with nothing seen yet, over a grid of `cols` × `rows` cells from (minX, minZ); its `seen` view is the caller's to set. */
+/** A plane with nothing seen yet, over a grid of `cols` × `rows` cells from (minX, minZ). */
 export function newTrackedPlane(id: number, surface: number, candidate: PlaneCandidate, minX: number, minZ: number, cols: number, rows: number, insideCells: number): TrackedPlane {
   return {
     id,
@@ -72,7 +71,6 @@ export function newTrackedPlane(id: number, surface: number, candidate: PlaneCan
     minZ,
     cols,
     rows,
-    seen: new Uint8Array(0),
     seenCells: 0,
     insideCells: Math.max(1, insideCells),
     bounds: Float64Array.of(Infinity, -Infinity, Infinity, -Infinity),
