@@ -97,8 +97,11 @@ export class Sensing {
       }
     }
     this.planes?.update(tick, tick * dt, frame);
-    for (const { id, results } of this.pendingHits) writeHitRecord(frame, id, results);
-    this.pendingHits.length = 0;
+    // Setting an array's length is a slow builtin call even when it is already 0: most ticks have no hits.
+    if (this.pendingHits.length > 0) {
+      for (const { id, results } of this.pendingHits) writeHitRecord(frame, id, results);
+      this.pendingHits.length = 0;
+    }
     this.anchors.update(this.planes?.detected ?? NO_PLANES, frame);
   }
 
