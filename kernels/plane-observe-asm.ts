@@ -6,15 +6,21 @@
  * loop stays as the reference, and `test/fast-paths.test.ts` compares the two).
  *
  * The module reads one heap, so everything it reads lives there: the frame's depth and face ids and ray
- * tables (copied in per frame: two block copies, cheaper than the checks they save), the observation grids
+ * tables (copied in per frame: block copies, cheaper than the checks they save), the observation grids
  * (the detector's `PlaneGrids` arrays are views of this heap: see {@link ObservationHeap.bind}), per-plane
- * stamps, the cells found, and a batch of tiles to read with the planes each is read for.
+ * stamps, per-plane counts and bounds of the cells newly seen, and a batch of tiles to read with the
+ * planes each is read for. Where the JavaScript pass lists each new cell for its caller to count, the
+ * kernel counts them itself and sets their bits in the packed copy.
  */
 import type { LatticeFrame, PlaneGrids } from './plane-observe.js';
 import { PLANE_COEFFICIENTS } from './plane-observe.js';
 
 /** Tiles a batch holds before it is read. */
 export const TILE_BATCH = 256;
+/** Numbers per plane in `frameStats`. */
+export const FRAME_STATS = 5;
+/** A least and a greatest index no cell has: the bounds in `frameStats` of a plane that saw nothing new. */
+export const EMPTY_BOUNDS = Int32Array.of(0x7fffffff, -1);
 /** A tile's plane count that reads it for every plane. */
 export const EVERY_PLANE = -1;
 /** Numbers per tile in a batch: columns, rows (lattice pixels), where its planes start, how many (−1: every plane). */
@@ -22,8 +28,8 @@ const TILE_INTS = 6;
 
 /** The module's entry points. */
 interface PlaneAsm {
-  layout(depth: number, ids: number, rayX: number, rayY: number, faceMap: number, k: number, cols: number, rows: number, start: number, stamp: number, seen: number, out: number, tiles: number, tilePlanes: number, range: number): void;
-  /** Reads `count` tiles of the batch on a `width`-wide frame's lattice `stride`; returns the count of numbers in `out`. */
+  layout(depth: number, ids: number, rayX: number, rayY: number, faceMap: number, k: number, cols: number, rows: number, start: number, stamp: number, seen: number, bits: number, bitsStart: number, stats: number, tiles: number, tilePlanes: number, range: number): void;
+  /** Reads `count` tiles of the batch on a `width`-wide frame's lattice `stride`; returns `found` plus the cells newly seen. */
   tiles(count: number, width: number, stride: number, faces: number, planes: number, found: number): number;
 }
 
@@ -46,14 +52,15 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
   var imul = stdlib.Math.imul;
   var zero = +foreign.zero;
   var depthAt = 0, idsAt = 0, rayXAt = 0, rayYAt = 0, faceMapAt = 0, kAt = 0, colsAt = 0, rowsAt = 0, startAt = 0;
-  var stampAt = 0, seenAt = 0, outAt = 0, tilesAt = 0, tilePlanesAt = 0, rangeAt = 0, serial = 0;
+  var stampAt = 0, seenAt = 0, bitsAt = 0, bitsStartAt = 0, statsAt = 0, tilesAt = 0, tilePlanesAt = 0, rangeAt = 0, serial = 0;
 
-  function setLayout(depth: number, ids: number, rayX: number, rayY: number, faceMap: number, k: number, cols: number, rows: number, start: number, stamp: number, seen: number, out: number, tiles: number, tilePlanes: number, range: number) {
+  function setLayout(depth: number, ids: number, rayX: number, rayY: number, faceMap: number, k: number, cols: number, rows: number, start: number, stamp: number, seen: number, bits: number, bitsStart: number, stats: number, tiles: number, tilePlanes: number, range: number) {
     depth = depth | 0; ids = ids | 0; rayX = rayX | 0; rayY = rayY | 0; faceMap = faceMap | 0; k = k | 0; cols = cols | 0;
-    rows = rows | 0; start = start | 0; stamp = stamp | 0; seen = seen | 0; out = out | 0; tiles = tiles | 0;
-    tilePlanes = tilePlanes | 0; range = range | 0;
+    rows = rows | 0; start = start | 0; stamp = stamp | 0; seen = seen | 0; bits = bits | 0; bitsStart = bitsStart | 0;
+    stats = stats | 0; tiles = tiles | 0; tilePlanes = tilePlanes | 0; range = range | 0;
     depthAt = depth; idsAt = ids; rayXAt = rayX; rayYAt = rayY; faceMapAt = faceMap; kAt = k; colsAt = cols; rowsAt = rows;
-    startAt = start; stampAt = stamp; seenAt = seen; outAt = out; tilesAt = tiles; tilePlanesAt = tilePlanes; rangeAt = range;
+    startAt = start; stampAt = stamp; seenAt = seen; bitsAt = bits; bitsStartAt = bitsStart; statsAt = stats;
+    tilesAt = tiles; tilePlanesAt = tilePlanes; rangeAt = range;
     serial = 0;
   }
 
@@ -61,7 +68,7 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
     count = count | 0; width = width | 0; stride = stride | 0; faces = faces | 0; planes = planes | 0; found = found | 0;
     var t = 0, at = 0, c0 = 0, c1 = 0, r0 = 0, r1 = 0, list = 0, listEnd = 0, stamped = 0, p = 0;
     var lr = 0, lc = 0, row = 0, line = 0, col = 0, i = 0, id = 0, plane = 0, last = 0, o = 0;
-    var planeCols = 0, planeRows = 0, start = 0, c = 0, r = 0, cell = 0;
+    var planeCols = 0, planeRows = 0, start = 0, c = 0, r = 0, cell = 0, words = 0, bitsStart = 0, word = 0, stat = 0;
     var minRange = 0.5, maxRange = 0.5, ry = 0.5, z = 0.5, rx = 0.5;
     var k0 = 0.5, cx = 0.5, cy = 0.5, cz = 0.5, k4 = 0.5, rx_ = 0.5, ry_ = 0.5, rz = 0.5;
     minRange = +F64[rangeAt >> 3];
@@ -117,6 +124,9 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
             planeCols = I32[(colsAt + (plane << 2)) >> 2] | 0;
             planeRows = I32[(rowsAt + (plane << 2)) >> 2] | 0;
             start = I32[(startAt + (plane << 2)) >> 2] | 0;
+            words = (planeCols + 31) >>> 5;
+            bitsStart = I32[(bitsStartAt + (plane << 2)) >> 2] | 0;
+            stat = (statsAt + imul(plane, 20)) | 0;
           }
           rx = +F64[(rayXAt + (col << 3)) >> 3];
           c = ~~(k0 + z * (cx * rx + cy - cz));
@@ -128,9 +138,15 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
           cell = (imul(r, planeCols) + c) | 0;
           if (U8[(seenAt + start + cell) | 0] | 0) continue;
           U8[(seenAt + start + cell) | 0] = 1;
-          I32[(outAt + (found << 2)) >> 2] = plane;
-          I32[(outAt + (found << 2) + 4) >> 2] = cell;
-          found = (found + 2) | 0;
+          // The packed copy the culled pass tests, and the plane's count and bounds of cells seen this frame.
+          word = (bitsAt + ((bitsStart + imul(r, words) + (c >>> 5)) << 2)) | 0;
+          I32[word >> 2] = I32[word >> 2] | (1 << (c & 31));
+          I32[stat >> 2] = (I32[stat >> 2] | 0) + 1;
+          if ((c | 0) < (I32[(stat + 4) >> 2] | 0)) I32[(stat + 4) >> 2] = c;
+          if ((c | 0) > (I32[(stat + 8) >> 2] | 0)) I32[(stat + 8) >> 2] = c;
+          if ((r | 0) < (I32[(stat + 12) >> 2] | 0)) I32[(stat + 12) >> 2] = r;
+          if ((r | 0) > (I32[(stat + 16) >> 2] | 0)) I32[(stat + 16) >> 2] = r;
+          found = (found + 1) | 0;
         }
       }
     }
@@ -148,8 +164,8 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
 export class ObservationHeap {
   private asm: PlaneAsm | null = null;
   private buffer = new ArrayBuffer(0);
-  /** The sizes the heap is laid out for: width, height, faces, planes, cells. */
-  private readonly sizes = new Int32Array(5).fill(-1);
+  /** The sizes the heap is laid out for: width, height, faces, planes, cells, packed words. */
+  private readonly sizes = new Int32Array(6).fill(-1);
   private depth = new Float32Array(0);
   private ids = new Int32Array(0);
   private rayX = new Float64Array(0);
@@ -161,25 +177,31 @@ export class ObservationHeap {
   private rows = new Int32Array(0);
   private seenStart = new Int32Array(0);
   private seen = new Uint8Array(0);
+  private seenBits = new Int32Array(0);
+  private seenBitsStart = new Int32Array(0);
   private tiles = new Int32Array(0);
   private tilePlanes = new Int32Array(0);
-  /** Cells newly seen by the frame being observed: plane, cell index. */
-  newCells = new Int32Array(0);
+  /**
+   * Per plane, FRAME_STATS numbers about the cells newly seen in the frame being observed: how many, then
+   * their least and greatest column and row (EMPTY_BOUNDS when none).
+   */
+  frameStats = new Int32Array(0);
   private tileCount = 0;
   private planesListed = 0;
   private width = 0;
   private stride = 1;
 
   /**
-   * Makes the arrays of `grids` the kernel reads (face map, coefficients, grid sizes, seen cells) views of
-   * this heap, copying in any that were replaced since (a plane added, the face map rebuilt), and copies in
-   * `frame`'s depth, face ids, ray tables and range. Call before writing the frame's coefficients.
+   * Makes the arrays of `grids` the kernel reads and writes (face map, coefficients, grid sizes, seen cells
+   * and their packed copy) views of this heap, copying in any that were replaced since (a plane added, the
+   * face map rebuilt); copies in `frame`'s depth, face ids, ray tables and range; clears `frameStats`. Call
+   * before writing the frame's coefficients.
    */
   bind(grids: PlaneGrids, frame: LatticeFrame): void {
     const { width, height } = frame;
     const s = this.sizes;
-    if (s[0] !== width || s[1] !== height || s[2] !== grids.faceMap.length || s[3] !== grids.cols.length || s[4] !== grids.seen.length) {
-      this.layOut(width, height, grids.faceMap.length, grids.cols.length, grids.seen.length);
+    if (s[0] !== width || s[1] !== height || s[2] !== grids.faceMap.length || s[3] !== grids.cols.length || s[4] !== grids.seen.length || s[5] !== grids.seenBits.length) {
+      this.layOut(width, height, grids.faceMap.length, grids.cols.length, grids.seen.length, grids.seenBits.length);
     }
     if (grids.faceMap !== this.faceMap) grids.faceMap = adopt(this.faceMap, grids.faceMap);
     if (grids.coefficients !== this.coefficients) grids.coefficients = adopt(this.coefficients, grids.coefficients);
@@ -187,6 +209,16 @@ export class ObservationHeap {
     if (grids.rows !== this.rows) grids.rows = adopt(this.rows, grids.rows);
     if (grids.seenStart !== this.seenStart) grids.seenStart = adopt(this.seenStart, grids.seenStart);
     if (grids.seen !== this.seen) grids.seen = adopt(this.seen, grids.seen);
+    if (grids.seenBits !== this.seenBits) grids.seenBits = adopt(this.seenBits, grids.seenBits);
+    if (grids.seenBitsStart !== this.seenBitsStart) grids.seenBitsStart = adopt(this.seenBitsStart, grids.seenBitsStart);
+    const stats = this.frameStats;
+    for (let o = 0; o < stats.length; o += FRAME_STATS) {
+      stats[o] = 0;
+      stats[o + 1] = EMPTY_BOUNDS[0];
+      stats[o + 2] = EMPTY_BOUNDS[1];
+      stats[o + 3] = EMPTY_BOUNDS[0];
+      stats[o + 4] = EMPTY_BOUNDS[1];
+    }
     // The rasterizer's buffers are exactly this size (a longer one would throw here, never misread).
     this.depth.set(frame.depth);
     this.ids.set(frame.ids);
@@ -200,7 +232,7 @@ export class ObservationHeap {
     this.planesListed = 0;
   }
 
-  /** Reads lattice columns `c0`..`c1`, rows `r0`..`r1` of the bound frame for every plane; returns the new count in `newCells`. */
+  /** Reads lattice columns `c0`..`c1`, rows `r0`..`r1` of the bound frame for every plane; returns `found` plus the cells newly seen. */
   observeAll(c0: number, c1: number, r0: number, r1: number, found: number): number {
     this.push(c0, c1, r0, r1, EVERY_PLANE);
     return this.flush(found);
@@ -208,7 +240,8 @@ export class ObservationHeap {
 
   /**
    * Adds a tile to read for the planes `list[from]`..`list[from + count − 1]` (every plane when `count` is
-   * EVERY_PLANE); reads the batch when it is full. Returns the count in `newCells` (call {@link flush} after the last tile).
+   * EVERY_PLANE); reads the batch when it is full. Returns `found` plus the cells newly seen so far (call
+   * {@link flush} after the last tile).
    */
   addTile(c0: number, c1: number, r0: number, r1: number, list: Int32Array, from: number, count: number, found: number): number {
     const listed = count === EVERY_PLANE ? 0 : count;
@@ -219,7 +252,7 @@ export class ObservationHeap {
     return found;
   }
 
-  /** Reads the tiles added; returns the count in `newCells`. */
+  /** Reads the tiles added; returns `found` plus the cells they newly saw. */
   flush(found: number): number {
     if (this.tileCount > 0) found = this.asm!.tiles(this.tileCount, this.width, this.stride, this.faceMap.length, this.cols.length, found);
     this.tileCount = 0;
@@ -239,9 +272,8 @@ export class ObservationHeap {
   }
 
   /** A new heap for these sizes (8-byte numbers first, as asm.js aligns them), its views and module. */
-  private layOut(width: number, height: number, faces: number, planes: number, cells: number): void {
+  private layOut(width: number, height: number, faces: number, planes: number, cells: number, words: number): void {
     const pixels = width * height;
-    const lattice = Math.ceil(width / 2) * Math.ceil(height / 2) * 2;
     let at = 0;
     const take = (bytes: number) => {
       const start = at;
@@ -251,8 +283,8 @@ export class ObservationHeap {
     const rayX = take(8 * width), rayY = take(8 * height), k = take(8 * planes * PLANE_COEFFICIENTS), range = take(16);
     const depth = take(4 * pixels), ids = take(4 * pixels), faceMap = take(4 * faces);
     const cols = take(4 * planes), rows = take(4 * planes), start = take(4 * planes), stamp = take(4 * planes);
-    // Every lattice pixel may mark a cell (the frame is observed every pixel when the stride is 1).
-    const out = take(4 * 2 * Math.max(lattice, pixels)), tiles = take(4 * TILE_BATCH * TILE_INTS), tilePlanes = take(4 * TILE_BATCH * Math.max(1, planes));
+    const bits = take(4 * words), bitsStart = take(4 * planes), stats = take(4 * FRAME_STATS * planes);
+    const tiles = take(4 * TILE_BATCH * TILE_INTS), tilePlanes = take(4 * TILE_BATCH * Math.max(1, planes));
     const seen = take(cells);
     let bytes = 4096;
     while (bytes < at && bytes < 1 << 24) bytes *= 2;
@@ -268,13 +300,15 @@ export class ObservationHeap {
     this.cols = new Int32Array(buffer, cols, planes);
     this.rows = new Int32Array(buffer, rows, planes);
     this.seenStart = new Int32Array(buffer, start, planes);
-    this.newCells = new Int32Array(buffer, out, 2 * Math.max(lattice, pixels));
+    this.seenBits = new Int32Array(buffer, bits, words);
+    this.seenBitsStart = new Int32Array(buffer, bitsStart, planes);
+    this.frameStats = new Int32Array(buffer, stats, FRAME_STATS * planes);
     this.tiles = new Int32Array(buffer, tiles, TILE_BATCH * TILE_INTS);
     this.tilePlanes = new Int32Array(buffer, tilePlanes, TILE_BATCH * Math.max(1, planes));
     this.seen = new Uint8Array(buffer, seen, cells);
     this.asm = planeObserveAsm(globalThis, FOREIGN, buffer);
-    this.asm.layout(depth, ids, rayX, rayY, faceMap, k, cols, rows, start, stamp, seen, out, tiles, tilePlanes, range);
-    this.sizes.set([width, height, faces, planes, cells]);
+    this.asm.layout(depth, ids, rayX, rayY, faceMap, k, cols, rows, start, stamp, seen, bits, bitsStart, stats, tiles, tilePlanes, range);
+    this.sizes.set([width, height, faces, planes, cells, words]);
   }
 }
 

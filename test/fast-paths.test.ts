@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { observeLattice, PLANE_COEFFICIENTS, type PlaneGrids } from '../kernels/plane-observe.js';
-import { EVERY_PLANE, ObservationHeap } from '../kernels/plane-observe-asm.js';
+import { EVERY_PLANE, FRAME_STATS, ObservationHeap } from '../kernels/plane-observe-asm.js';
 import { buildModel, listSceneIds, loadScene, loadTask, Session, type TaskSpec } from '../src/index.js';
 import { OBSERVATION_STRIDE, PlaneDetector } from '../src/sensing/planes.js';
 import { PrimitiveKind, PrimitiveType, SceneGeometry } from '../kernels/scene-geometry.js';
@@ -46,6 +46,30 @@ function cellsOf(cells: Int32Array, found: number): Set<string> {
   const marked = new Set<string>();
   for (let n = 0; n < found; n += 2) marked.add(`${cells[n]}:${cells[n + 1]}`);
   return marked;
+}
+
+/** That the kernel marked exactly `expected` in `grids` (from nothing seen), set their bits, and counted and bounded them per plane. */
+function expectKernelMarked(grids: PlaneGrids, stats: Int32Array, expected: Set<string>): void {
+  const marked = new Set<string>();
+  for (let p = 0; p < grids.cols.length; p++) {
+    const cols = grids.cols[p], words = Math.ceil(cols / 32);
+    const bounds = [0x7fffffff, -1, 0x7fffffff, -1];
+    let count = 0;
+    for (let cell = 0; cell < cols * grids.rows[p]; cell++) {
+      const c = cell % cols, r = Math.floor(cell / cols);
+      const bit = (grids.seenBits[grids.seenBitsStart[p] + r * words + (c >> 5)] >>> (c & 31)) & 1;
+      expect(bit).toBe(grids.seen[grids.seenStart[p] + cell]);
+      if (bit === 0) continue;
+      marked.add(`${p}:${cell}`);
+      count++;
+      bounds[0] = Math.min(bounds[0], c);
+      bounds[1] = Math.max(bounds[1], c);
+      bounds[2] = Math.min(bounds[2], r);
+      bounds[3] = Math.max(bounds[3], r);
+    }
+    expect([...stats.subarray(p * FRAME_STATS, (p + 1) * FRAME_STATS)]).toEqual([count, ...bounds]);
+  }
+  expect(marked).toEqual(expected);
 }
 
 describe('observeLattice and the asm.js kernel', () => {
@@ -93,11 +117,14 @@ describe('observeLattice and the asm.js kernel', () => {
       const out = new Int32Array(width * height);
       const frame = { width, height, stride: 2, depth, ids, rayX, rayY, minRange: 0.25, maxRange: 3 };
       // The asm.js kernel, on a copy of the grids moved into its heap: the same cells, whole and in tiles.
-      const copy: PlaneGrids = { ...grids, faceMap: grids.faceMap.slice(), coefficients: grids.coefficients.slice(), cols: cols.slice(), rows: rows.slice(), seenStart: grids.seenStart.slice(), seen: grids.seen.slice() };
+      const words = cols.map((c) => Math.ceil(c / 32));
+      const seenBitsStart = Int32Array.of(0, words[0] * rows[0], words[0] * rows[0] + words[1] * rows[1]);
+      const copy: PlaneGrids = { ...grids, faceMap: grids.faceMap.slice(), coefficients: grids.coefficients.slice(), cols: cols.slice(), rows: rows.slice(), seenStart: grids.seenStart.slice(), seen: grids.seen.slice(), seenBitsStart, seenBits: new Int32Array(seenBitsStart[2] + words[2] * rows[2]) };
       const heap = new ObservationHeap();
       heap.bind(copy, frame);
-      expect(cellsOf(heap.newCells, heap.observeAll(0, width / 2 - 1, 0, height / 2 - 1, 0))).toEqual(expected);
-      const tiled = { ...copy, seen: grids.seen.slice() };
+      expect(heap.observeAll(0, width / 2 - 1, 0, height / 2 - 1, 0)).toBe(expected.size);
+      expectKernelMarked(copy, heap.frameStats, expected);
+      const tiled = { ...copy, seen: grids.seen.slice(), seenBits: new Int32Array(copy.seenBits.length) };
       heap.bind(tiled, frame);
       // Quarter tiles, each for one plane, every plane, or two of them: every pixel read once for each plane.
       const lists = Int32Array.of(0, 1, 2, 2, 0, 1);
@@ -106,7 +133,8 @@ describe('observeLattice and the asm.js kernel', () => {
         const c0 = (q & 1) * (width / 4), r0 = (q >> 1) * (height / 4);
         inTiles = heap.addTile(c0, c0 + width / 4 - 1, r0, r0 + height / 4 - 1, lists, from, count, inTiles);
       }
-      expect(cellsOf(heap.newCells, heap.flush(inTiles))).toEqual(expected);
+      expect(heap.flush(inTiles)).toBe(expected.size);
+      expectKernelMarked(tiled, heap.frameStats, expected);
       const found = observeLattice(grids, frame, out);
       const marked = cellsOf(out, found);
       expect(found / 2).toBe(marked.size);

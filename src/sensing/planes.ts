@@ -12,11 +12,11 @@
  * label. Moving a surface changes the plane's pose only, and that alone does not move `lastChangedTime`.
  */
 import { faceId, FACES_PER_PRIMITIVE, type DepthRaster, type RasterCamera } from '../../kernels/depth-raster.js';
-import { observeLattice, setSeenBit, type LatticeFrame } from '../../kernels/plane-observe.js';
+import { observeLattice, setSeenBit, type LatticeFrame, type PlaneGrids } from '../../kernels/plane-observe.js';
 import { LatticeCull, observeLive } from '../../kernels/plane-cull.js';
 import { ObservationHeap } from '../../kernels/plane-observe-asm.js';
 import { emptyGrids, frameBounds, frameCoefficients, poolGrids } from './plane-grids.js';
-import { countSeen, newTrackedPlane, type DetectedPlane, type PlaneOrientation, type TrackedPlane } from './tracked-plane.js';
+import { countSeen, countSeenInFrame, newTrackedPlane, type DetectedPlane, type PlaneOrientation, type TrackedPlane } from './tracked-plane.js';
 import type { SceneGeometry } from '../../kernels/scene-geometry.js';
 import { EventType, PLANE_ORIENTATIONS, POSE_WORDS } from '../frame/events.js';
 import { quatAxes, quatFromAxes } from '../geometry/math.js';
@@ -150,19 +150,27 @@ export class PlaneDetector {
     const { cellSize } = this.model;
     const active = frameCoefficients(this.planes, grids, camera, cellSize, this.active);
     let found: number;
-    let newCells = heap.newCells;
     if (PlaneDetector.wholeLattice) {
-      const capacity = 2 * Math.ceil(width / OBSERVATION_STRIDE) * Math.ceil(height / OBSERVATION_STRIDE);
-      if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
-      newCells = this.newCells;
-      found = observeLattice(grids, frame, newCells);
-    } else if (!this.cull.nextFrame()) {
-      found = heap.observeAll(0, Math.ceil(width / OBSERVATION_STRIDE) - 1, 0, Math.ceil(height / OBSERVATION_STRIDE) - 1, 0);
+      found = this.observeReference(grids, frame);
     } else {
-      frameBounds(this.planes, grids, camera, cellSize, minRange, this.active, active);
-      found = observeLive(grids, frame, this.active, active, this.cull, heap);
+      if (!this.cull.nextFrame()) {
+        found = heap.observeAll(0, Math.ceil(width / OBSERVATION_STRIDE) - 1, 0, Math.ceil(height / OBSERVATION_STRIDE) - 1, 0);
+      } else {
+        frameBounds(this.planes, grids, camera, cellSize, minRange, this.active, active);
+        found = observeLive(grids, frame, this.active, active, this.cull, heap);
+      }
+      // The kernel counted each plane's new cells and set their bits.
+      if (found > 0) for (let i = 0; i < active; i++) countSeenInFrame(this.planes[this.active[i]], heap.frameStats);
     }
     if (found > 0) this.changed = true;
+  }
+
+  /** The reference pass (see `wholeLattice`): every lattice pixel in JavaScript, each new cell counted here. Returns how many. */
+  private observeReference(grids: PlaneGrids, frame: LatticeFrame): number {
+    const capacity = 2 * Math.ceil(frame.width / OBSERVATION_STRIDE) * Math.ceil(frame.height / OBSERVATION_STRIDE);
+    if (this.newCells.length < capacity) this.newCells = new Int32Array(capacity);
+    const newCells = this.newCells;
+    const found = observeLattice(grids, frame, newCells);
     for (let n = 0; n < found; n += 2) {
       const plane = this.planes[newCells[n]];
       const cell = newCells[n + 1];
@@ -171,6 +179,7 @@ export class PlaneDetector {
       countSeen(plane, c, r);
       setSeenBit(grids, plane.id, c, r);
     }
+    return found / 2;
   }
 
   /** Advances to tick `tick` (time `t`): reports planes whose latency has passed and changes to reported ones. */

@@ -2,6 +2,7 @@
  * A candidate plane as plane detection tracks it (see `planes.ts`): where it lies, and the grid of cells
  * over its face that the depth camera has seen.
  */
+import { FRAME_STATS } from '../../kernels/plane-observe-asm.js';
 import type { SemanticLabel } from '../geometry/types.js';
 import type { PlaneCandidate } from './plane-candidates.js';
 
@@ -93,4 +94,17 @@ export function countSeen(plane: TrackedPlane, c: number, r: number): void {
   if (c > b[1]) b[1] = c;
   if (r < b[2]) b[2] = r;
   if (r > b[3]) b[3] = r;
+}
+
+/** Counts the cells `plane` newly saw in a frame, as the kernel tallied them in `frameStats` (see `ObservationHeap`). */
+export function countSeenInFrame(plane: TrackedPlane, frameStats: Int32Array): void {
+  const o = plane.id * FRAME_STATS;
+  if (frameStats[o] === 0) return;
+  plane.seenCells += frameStats[o];
+  plane.grown = true;
+  const b = plane.bounds;
+  if (frameStats[o + 1] < b[0]) b[0] = frameStats[o + 1];
+  if (frameStats[o + 2] > b[1]) b[1] = frameStats[o + 2];
+  if (frameStats[o + 3] < b[2]) b[2] = frameStats[o + 3];
+  if (frameStats[o + 4] > b[3]) b[3] = frameStats[o + 4];
 }
