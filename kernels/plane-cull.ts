@@ -20,6 +20,9 @@
  * many times over. A box outside the grid holds no pixel of the face; a box whose cells have all been seen
  * holds no pixel that can mark anything. A tile whose corner rays meet the plane on both sides of the
  * camera (it sees the plane's horizon) proves nothing and is halved.
+ *
+ * The leaf tiles to read, each with the planes it is read for, go to the asm.js kernel in batches
+ * (`plane-observe-asm.ts`).
  */
 import { PLANE_COEFFICIENTS, PLANE_FACING, seenBitsWords, type LatticeFrame, type PlaneGrids } from './plane-observe.js';
 import { EVERY_PLANE, type ObservationHeap } from './plane-observe-asm.js';
@@ -44,10 +47,11 @@ const RAY_SLACK = 1e-7;
 export const PLANE_REACH = 4;
 /**
  * Where the lattice is sampled more sparsely than the grid (a few metres away), the cells between samples
- * stay unseen, every tile's box holds some, and nothing can be proven: reading tiles then costs more than
- * the whole pass. A frame whose tiles read came to more than this share of the lattice makes the next
- * frames take the whole pass, FIRST_BACKOFF of them, twice as many after each further such frame (up to
- * MAX_BACKOFF); a frame where culling paid resets that. Either way the same cells are marked.
+ * stay unseen, every tile's box holds some, and nothing can be proven: testing tiles then costs more than
+ * it saves. Once the tiles read in a frame come to more than this share of the lattice, the tiles left are
+ * read untested, and the next frames take the whole pass, FIRST_BACKOFF of them, twice as many after each
+ * further such frame (up to MAX_BACKOFF); a frame where culling paid resets that. Either way the same
+ * cells are marked.
  */
 const FUTILE_SHARE = 0.5;
 const FIRST_BACKOFF = 2;

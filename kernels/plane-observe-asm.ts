@@ -1,8 +1,8 @@
 /**
- * Plane observation's per-pixel loop (`observeTile` in `plane-observe.ts`) as an asm.js module, as the
+ * Plane observation's per-pixel loop (`observeLattice` in `plane-observe.ts`) as an asm.js module, as the
  * rasterizer's loops are (`raster-asm.ts`): V8 compiles it through its WebAssembly pipeline, with no checks
  * of the arrays per pixel; an engine that does not validate it runs the same code, with the same results.
- * Its arithmetic is `observeTile`'s, operation for operation, so it marks the same cells (the JavaScript
+ * Its arithmetic is `observeLattice`'s, operation for operation, so it marks the same cells (the JavaScript
  * loop stays as the reference, and `test/fast-paths.test.ts` compares the two).
  *
  * The module reads one heap, so everything it reads lives there: the frame's depth and face ids and ray
@@ -96,7 +96,7 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
         row = imul(lr, stride) | 0;
         ry = +F64[(rayYAt + (row << 3)) >> 3];
         line = imul(row, width) | 0;
-        // The coefficients of the plane met last in this row (see observeTile).
+        // The coefficients of the plane met last in this row (see observeLattice).
         last = -1;
         for (lc = c0; (lc | 0) <= (c1 | 0); lc = (lc + 1) | 0) {
           col = imul(lc, stride) | 0;

@@ -1,8 +1,9 @@
 /**
  * Plane detection's pass over a depth frame: which cells of which planes' observation grids the lattice
  * pixels of a rendered frame saw (see `src/sensing/planes.ts`). Flat typed arrays only, so that the pixel
- * loop reads no objects, and nothing is allocated. `plane-cull.ts` limits the pass to the tiles of the
- * lattice that can still see an unseen cell.
+ * loop reads no objects, and nothing is allocated. This JavaScript pass is the reference: sessions run the
+ * same loop as an asm.js kernel (`plane-observe-asm.ts`), over only the tiles of the lattice that can
+ * still see an unseen cell (`plane-cull.ts`).
  */
 
 /** Numbers per plane in `coefficients`: 4 for the column, 4 for the row. */
@@ -49,7 +50,7 @@ export function seenBitsWords(cols: number): number {
   return (cols + 31) >>> 5;
 }
 
-/** Sets cell (c, r) of plane `plane` in `seenBits` (`observeTile` marks `seen`; its caller marks this). */
+/** Sets cell (c, r) of plane `plane` in `seenBits` (`observeLattice` marks `seen`; its caller marks this). */
 export function setSeenBit(grids: PlaneGrids, plane: number, c: number, r: number): void {
   grids.seenBits[grids.seenBitsStart[plane] + r * seenBitsWords(grids.cols[plane]) + (c >>> 5)] |= 1 << (c & 31);
 }
@@ -73,20 +74,12 @@ export interface LatticeFrame {
 /**
  * Marks the cells seen by the lattice pixels of `frame` whose face is in `faceMap` and whose depth lies in
  * [minRange, maxRange]. Writes each newly seen cell to `newCells` as (plane, cell index) and returns how
- * many there are; `newCells` must hold two numbers per pixel read.
+ * many numbers it wrote (two per cell); `newCells` must hold two numbers per pixel read.
  */
 export function observeLattice(grids: PlaneGrids, frame: LatticeFrame, newCells: Int32Array): number {
-  const lastCol = Math.ceil(frame.width / frame.stride) - 1;
-  const lastRow = Math.ceil(frame.height / frame.stride) - 1;
-  return observeTile(grids, frame, 0, lastCol, 0, lastRow, null, 0, newCells, 0);
-}
-
-/**
- * The pass of {@link observeLattice} over the lattice columns `c0`..`c1` and rows `r0`..`r1` (in lattice
- * pixels), for the planes whose `stamp` is `serial` (every plane when `stamp` is null). Newly seen cells
- * go to `newCells` from `found`; returns the new count.
- */
-export function observeTile(grids: PlaneGrids, frame: LatticeFrame, c0: number, c1: number, r0: number, r1: number, stamp: Int32Array | null, serial: number, newCells: Int32Array, found: number): number {
+  const c0 = 0, c1 = Math.ceil(frame.width / frame.stride) - 1;
+  const r0 = 0, r1 = Math.ceil(frame.height / frame.stride) - 1;
+  let found = 0;
   const { width, stride, depth, ids, rayX, rayY, minRange, maxRange } = frame;
   const { faceMap, coefficients: k, cols, rows, seenStart, seen } = grids;
   const faces = faceMap.length;
@@ -103,7 +96,6 @@ export function observeTile(grids: PlaneGrids, frame: LatticeFrame, c0: number, 
       if (id < 0 || id >= faces) continue;
       const plane = faceMap[id];
       if (plane < 0) continue;
-      if (stamp !== null && stamp[plane] !== serial) continue;
       const z = depth[line + col];
       if (z < minRange || z > maxRange) continue;
       if (plane !== last) {
