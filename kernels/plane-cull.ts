@@ -92,7 +92,7 @@ export class LatticeCull {
  * Marks what `observeLattice` marks, reading only tiles where one of the planes listed in `active` (the
  * first `activeCount`) can still see an unseen cell, each for those planes only. `grids.coefficients`,
  * `facing` and `reach` must be those of the frame's camera, and `heap` bound to `grids` and `frame`: it
- * reads the tiles, and returns the count written to its `newCells`.
+ * reads the tiles (and tallies what they saw in its `frameStats`). Returns how many cells were newly seen.
  */
 export function observeLive(grids: PlaneGrids, frame: LatticeFrame, active: Int32Array, activeCount: number, cull: LatticeCull, heap: ObservationHeap): number {
   const { width, height, stride, rayX, rayY } = frame;

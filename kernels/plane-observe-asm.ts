@@ -33,8 +33,8 @@ interface PlaneAsm {
   tiles(count: number, width: number, stride: number, faces: number, planes: number, found: number): number;
 }
 
-/** The module's one import: a double constant 0 it cannot write as a literal (see `raster-asm.ts`). */
-const FOREIGN = { zero: 0 };
+/** The module imports nothing. */
+const FOREIGN = {};
 
 /*
  * In the asm.js subset, as `raster-asm.ts` explains: `x | 0` and `+x` declare integers and doubles, double
@@ -50,7 +50,6 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
   var F64 = new stdlib.Float64Array(heap);
   var U8 = new stdlib.Uint8Array(heap);
   var imul = stdlib.Math.imul;
-  var zero = +foreign.zero;
   var depthAt = 0, idsAt = 0, rayXAt = 0, rayYAt = 0, faceMapAt = 0, kAt = 0, colsAt = 0, rowsAt = 0, startAt = 0;
   var stampAt = 0, seenAt = 0, bitsAt = 0, bitsStartAt = 0, statsAt = 0, tilesAt = 0, tilePlanesAt = 0, rangeAt = 0, serial = 0;
 
