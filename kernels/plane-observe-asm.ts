@@ -97,9 +97,9 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
         line = imul(row, width) | 0;
         // The coefficients of the plane met last in this row (see observeLattice).
         last = -1;
-        for (lc = c0; (lc | 0) <= (c1 | 0); lc = (lc + 1) | 0) {
-          col = imul(lc, stride) | 0;
-          i = (line + col) | 0;
+        col = imul(c0, stride) | 0;
+        i = (line + col) | 0;
+        for (lc = c0; (lc | 0) <= (c1 | 0); lc = (lc + 1) | 0, col = (col + stride) | 0, i = (i + stride) | 0) {
           id = I32[(idsAt + (i << 2)) >> 2] | 0;
           if ((id | 0) < 0) continue;
           if ((id | 0) >= (faces | 0)) continue;
