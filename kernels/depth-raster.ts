@@ -58,6 +58,8 @@ export class DepthRaster {
   private readonly v: Float64Array;
   /** The per-pixel loops (raster-asm.ts), on the heap that holds every buffer here (for this rasterizer and its curved pass). */
   readonly asm: RasterAsm;
+  /** Bytes of the loops' heap (the buffer of `depth`, `id` and the ray tables) the rasterizer uses; the rest is free (plane observation's kernel may use it). */
+  readonly heapUsed: number;
   /** The camera←local rotation of the primitive being drawn (a view of the loops' heap). */
   private readonly m: Float64Array;
   private readonly t = new Float64Array(3);
@@ -96,6 +98,7 @@ export class DepthRaster {
     this.u = new Float64Array(heap, at.u, MAX_POLYGON_VERTICES);
     this.v = new Float64Array(heap, at.v, MAX_POLYGON_VERTICES);
     this.m = new Float64Array(heap, at.m, 9);
+    this.heapUsed = at.used;
     this.asm = rasterAsm(globalThis, RASTER_ASM_FOREIGN, heap);
     this.asm.layout(width, at.depth, at.id, at.incidence, at.rayX, at.rayY, at.rayLength, at.u, at.v, at.m);
   }

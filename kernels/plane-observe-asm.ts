@@ -6,11 +6,16 @@
  * loop stays as the reference, and `test/fast-paths.test.ts` compares the two).
  *
  * The module reads one heap, so everything it reads lives there: the frame's depth and face ids and ray
- * tables (copied in per frame: block copies, cheaper than the checks they save), the observation grids
+ * tables, the observation grids
  * (the detector's `PlaneGrids` arrays are views of this heap: see {@link ObservationHeap.bind}), per-plane
  * stamps, per-plane counts and bounds of the cells newly seen, and a batch of tiles to read with the
  * planes each is read for. Where the JavaScript pass lists each new cell for its caller to count, the
  * kernel counts them itself and sets their bits in the packed copy.
+ *
+ * That heap is the rasterizer's own (`DepthRaster.heapUsed` says where its free end starts) whenever the
+ * kernel's part fits in that free end: the module reads the frame where the rasterizer wrote it. Where it
+ * does not fit, the kernel has a heap of its own and each frame is copied in (block copies, a few
+ * microseconds at 160 × 120).
  */
 import type { LatticeFrame, PlaneGrids } from './plane-observe.js';
 import { PLANE_COEFFICIENTS } from './plane-observe.js';
@@ -157,12 +162,14 @@ export function planeObserveAsm(stdlib: typeof globalThis, foreign: typeof FOREI
 
 /**
  * The module's heap and the views of it: the frame being observed, the observation grids, and the batch of
- * tiles. Laid out again (a new heap) only when a size changes: the frame's, the number of faces, planes or
- * cells.
+ * tiles. Laid out again only when a size changes (the frame's, the number of faces, planes, cells) or the
+ * frame comes from another rasterizer.
  */
 export class ObservationHeap {
   private asm: PlaneAsm | null = null;
   private buffer = new ArrayBuffer(0);
+  /** Whether the heap is the frame's own (the rasterizer's), the kernel's part in its free end. */
+  private shared = false;
   /** The sizes the heap is laid out for: width, height, faces, planes, cells, packed words. */
   private readonly sizes = new Int32Array(6).fill(-1);
   private depth = new Float32Array(0);
@@ -193,14 +200,21 @@ export class ObservationHeap {
   /**
    * Makes the arrays of `grids` the kernel reads and writes (face map, coefficients, grid sizes, seen cells
    * and their packed copy) views of this heap, copying in any that were replaced since (a plane added, the
-   * face map rebuilt); copies in `frame`'s depth, face ids, ray tables and range; clears `frameStats`. Call
-   * before writing the frame's coefficients.
+   * face map rebuilt); copies in `frame`'s depth, face ids and ray tables unless the heap is theirs (see the
+   * file comment; `heapUsed`: the bytes of their heap its owner uses, 0 when unknown), and its range; clears
+   * `frameStats`. Call before writing the frame's coefficients.
    */
-  bind(grids: PlaneGrids, frame: LatticeFrame): void {
+  bind(grids: PlaneGrids, frame: LatticeFrame, heapUsed: number): void {
     const { width, height } = frame;
     const s = this.sizes;
-    if (s[0] !== width || s[1] !== height || s[2] !== grids.faceMap.length || s[3] !== grids.cols.length || s[4] !== grids.seen.length || s[5] !== grids.seenBits.length) {
-      this.layOut(width, height, grids.faceMap.length, grids.cols.length, grids.seen.length, grids.seenBits.length);
+    if (
+      s[0] !== width || s[1] !== height || s[2] !== grids.faceMap.length || s[3] !== grids.cols.length || s[4] !== grids.seen.length ||
+      s[5] !== grids.seenBits.length || (this.shared && frame.depth.buffer !== this.buffer)
+    ) {
+      // The new layout may reuse the bytes these lie in: move them out first.
+      keepOut(grids, frame.depth.buffer);
+      keepOut(grids, this.buffer);
+      this.layOut(frame, heapUsed, grids.faceMap.length, grids.cols.length, grids.seen.length, grids.seenBits.length);
     }
     if (grids.faceMap !== this.faceMap) grids.faceMap = adopt(this.faceMap, grids.faceMap);
     if (grids.coefficients !== this.coefficients) grids.coefficients = adopt(this.coefficients, grids.coefficients);
@@ -218,11 +232,13 @@ export class ObservationHeap {
       stats[o + 3] = EMPTY_BOUNDS[0];
       stats[o + 4] = EMPTY_BOUNDS[1];
     }
-    // The rasterizer's buffers are exactly this size (a longer one would throw here, never misread).
-    this.depth.set(frame.depth);
-    this.ids.set(frame.ids);
-    this.rayX.set(frame.rayX);
-    this.rayY.set(frame.rayY);
+    if (!this.shared) {
+      // The rasterizer's buffers are exactly this size (a longer one would throw here, never misread).
+      this.depth.set(frame.depth);
+      this.ids.set(frame.ids);
+      this.rayX.set(frame.rayX);
+      this.rayY.set(frame.rayY);
+    }
     this.range[0] = frame.minRange;
     this.range[1] = frame.maxRange;
     this.width = width;
@@ -270,31 +286,51 @@ export class ObservationHeap {
     this.tileCount++;
   }
 
-  /** A new heap for these sizes (8-byte numbers first, as asm.js aligns them), its views and module. */
-  private layOut(width: number, height: number, faces: number, planes: number, cells: number, words: number): void {
+  /**
+   * Lays the heap out for these sizes, its views and module: in the free end of the frame's own heap when
+   * `heapUsed` says where that starts and the rest fits there, so the frame needs no copy; else in a new heap.
+   */
+  private layOut(frame: LatticeFrame, heapUsed: number, faces: number, planes: number, cells: number, words: number): void {
+    const { width, height } = frame;
     const pixels = width * height;
-    let at = 0;
+    const source = frame.depth.buffer;
+    const inOne = heapUsed > 0 && source instanceof ArrayBuffer && frame.ids.buffer === source && frame.rayX.buffer === source && frame.rayY.buffer === source;
+    let at = inOne ? Math.ceil(heapUsed / 8) * 8 : 0;
     const take = (bytes: number) => {
       const start = at;
       at += Math.ceil(bytes / 8) * 8;
       return start;
     };
-    const rayX = take(8 * width), rayY = take(8 * height), k = take(8 * planes * PLANE_COEFFICIENTS), range = take(16);
-    const depth = take(4 * pixels), ids = take(4 * pixels), faceMap = take(4 * faces);
-    const cols = take(4 * planes), rows = take(4 * planes), start = take(4 * planes), stamp = take(4 * planes);
+    // 8-byte numbers first, as asm.js aligns them.
+    const k = take(8 * planes * PLANE_COEFFICIENTS), range = take(16);
+    const faceMap = take(4 * faces), cols = take(4 * planes), rows = take(4 * planes), start = take(4 * planes), stamp = take(4 * planes);
     const bits = take(4 * words), bitsStart = take(4 * planes), stats = take(4 * FRAME_STATS * planes);
     const tiles = take(4 * TILE_BATCH * TILE_INTS), tilePlanes = take(4 * TILE_BATCH * Math.max(1, planes));
     const seen = take(cells);
+    this.shared = inOne && at <= source.byteLength;
+    let rayX: number, rayY: number, depth: number, ids: number;
+    if (this.shared) {
+      rayX = frame.rayX.byteOffset;
+      rayY = frame.rayY.byteOffset;
+      depth = frame.depth.byteOffset;
+      ids = frame.ids.byteOffset;
+    } else {
+      if (inOne) return this.layOut(frame, 0, faces, planes, cells, words);
+      rayX = take(8 * width);
+      rayY = take(8 * height);
+      depth = take(4 * pixels);
+      ids = take(4 * pixels);
+    }
     let bytes = 4096;
     while (bytes < at && bytes < 1 << 24) bytes *= 2;
     if (bytes < at) bytes = Math.ceil(at / (1 << 24)) * (1 << 24);
-    const buffer = (this.buffer = new ArrayBuffer(bytes));
+    const buffer = (this.buffer = this.shared ? (source as ArrayBuffer) : new ArrayBuffer(bytes));
     this.rayX = new Float64Array(buffer, rayX, width);
     this.rayY = new Float64Array(buffer, rayY, height);
-    this.coefficients = new Float64Array(buffer, k, planes * PLANE_COEFFICIENTS);
-    this.range = new Float64Array(buffer, range, 2);
     this.depth = new Float32Array(buffer, depth, pixels);
     this.ids = new Int32Array(buffer, ids, pixels);
+    this.coefficients = new Float64Array(buffer, k, planes * PLANE_COEFFICIENTS);
+    this.range = new Float64Array(buffer, range, 2);
     this.faceMap = new Int32Array(buffer, faceMap, faces);
     this.cols = new Int32Array(buffer, cols, planes);
     this.rows = new Int32Array(buffer, rows, planes);
@@ -305,10 +341,24 @@ export class ObservationHeap {
     this.tiles = new Int32Array(buffer, tiles, TILE_BATCH * TILE_INTS);
     this.tilePlanes = new Int32Array(buffer, tilePlanes, TILE_BATCH * Math.max(1, planes));
     this.seen = new Uint8Array(buffer, seen, cells);
+    // The free end of a heap is not zeroed by its owner: the stamps start at zero.
+    new Int32Array(buffer, stamp, planes).fill(0);
     this.asm = planeObserveAsm(globalThis, FOREIGN, buffer);
     this.asm.layout(depth, ids, rayX, rayY, faceMap, k, cols, rows, start, stamp, seen, bits, bitsStart, stats, tiles, tilePlanes, range);
     this.sizes.set([width, height, faces, planes, cells, words]);
   }
+}
+
+/** Replaces the arrays of `grids` kept in `buffer` with copies (before the heap there is laid out again). */
+function keepOut(grids: PlaneGrids, buffer: ArrayBufferLike): void {
+  if (grids.faceMap.buffer === buffer) grids.faceMap = grids.faceMap.slice();
+  if (grids.coefficients.buffer === buffer) grids.coefficients = grids.coefficients.slice();
+  if (grids.cols.buffer === buffer) grids.cols = grids.cols.slice();
+  if (grids.rows.buffer === buffer) grids.rows = grids.rows.slice();
+  if (grids.seenStart.buffer === buffer) grids.seenStart = grids.seenStart.slice();
+  if (grids.seen.buffer === buffer) grids.seen = grids.seen.slice();
+  if (grids.seenBits.buffer === buffer) grids.seenBits = grids.seenBits.slice();
+  if (grids.seenBitsStart.buffer === buffer) grids.seenBitsStart = grids.seenBitsStart.slice();
 }
 
 /** Copies `from` into `view` (a view of the heap, the same length) and returns the view. */

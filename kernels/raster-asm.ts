@@ -43,6 +43,8 @@ export const RASTER_ASM_FOREIGN = { zero: 0 };
 /** Where each buffer lies in a heap for a `width` × `height` image, and the heap's size. */
 export interface RasterHeap {
   bytes: number;
+  /** Bytes from the start the buffers take; the rest of the heap is free for another module's use (see `plane-observe-asm.ts`). */
+  used: number;
   rayLength: number;
   rayX: number;
   rayY: number;
@@ -70,7 +72,7 @@ export function rasterHeap(width: number, height: number): RasterHeap {
   let bytes = 4096;
   while (bytes < used && bytes < 1 << 24) bytes *= 2;
   if (bytes < used) bytes = Math.ceil(used / (1 << 24)) * (1 << 24);
-  return { bytes, rayLength: 0, rayX, rayY, u, v, m, depth, id: depth + 4 * pixels, incidence: depth + 8 * pixels };
+  return { bytes, used, rayLength: 0, rayX, rayY, u, v, m, depth, id: depth + 4 * pixels, incidence: depth + 8 * pixels };
 }
 
 /*

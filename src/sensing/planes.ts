@@ -132,7 +132,7 @@ export class PlaneDetector {
    * are the parts of the frame where no pixel can land in a cell not yet seen. `rays`: the rasterizer's ray
    * tables for `camera` (its buffers' owner).
    */
-  observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number, rays: Pick<DepthRaster, 'rayX' | 'rayY'>): void {
+  observe(camera: RasterCamera, depth: Float32Array, ids: Int32Array, minRange: number, maxRange: number, rays: Pick<DepthRaster, 'rayX' | 'rayY' | 'heapUsed'>): void {
     const { width, height } = camera;
     const grids = this.grids;
     const frame = this.frame;
@@ -146,7 +146,7 @@ export class PlaneDetector {
     frame.maxRange = maxRange;
     const heap = this.heap;
     // First, as it may move the grids' arrays into the heap (where the coefficients are written next).
-    heap.bind(grids, frame);
+    heap.bind(grids, frame, rays.heapUsed);
     const { cellSize } = this.model;
     const active = frameCoefficients(this.planes, grids, camera, cellSize, this.active);
     let found: number;
