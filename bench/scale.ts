@@ -15,6 +15,14 @@
  *   2 ÷ (worker + coordinator) sessions per CPU-ms against 2 ÷ serial, so serial ÷ (worker + coordinator).
  *   Unlike rates, CPU time moves little when other work shares the machine.
  *
+ * Worker V8 flags: the pools' workers run with V8's defaults, as does this thread, unless
+ * XRSIM_WORKER_V8_FLAGS names flags for the workers (`src/session/worker-flags.ts`). Then the same trials
+ * also time a 2-worker pool with V8's defaults (`details.sessionsPerSecond.twoWorkersV8Defaults`), so one
+ * run shows what the flags gain or lose. Flags that keep V8's GC off its helper threads when 2 workers fill
+ * both cores (`--single-threaded-gc`, `--no-concurrent-marking`, larger semi-spaces) were measured this way
+ * for issue 10 and none beat the defaults on both this and the sweep benchmark (docs/SWEEPS.md,
+ * "Worker V8 flags"): what is left of the gap to 0.9 is the CPU each session costs when two run at once.
+ *
  * Every process is warmed with {@link WARM_PER_PROCESS} sessions first: V8 keeps optimising Rapier's and
  * our code on its background threads for the first thousand or two sessions of a process, and each worker
  * process pays that again (cold, a worker's helper threads spend as much CPU as the session itself).
@@ -90,13 +98,17 @@ export async function scaleBenchmark(progress: (line: string) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'xrsim-bench-scale-'));
   const task = tinyTask(dir);
   const pools = { one: createSessionPool(1), two: createSessionPool(2) };
+  // A control pool with V8's defaults, only when the workers were given flags (XRSIM_WORKER_V8_FLAGS).
+  const control = pools.two.workerV8Flags.length > 0 ? createSessionPool({ workers: 2, workerV8Flags: [] }) : null;
   try {
     progress(`warming the pools and this thread (${WARM_PER_PROCESS} sessions per process) …`);
     await sweepRate(pools.one, task, WARM_PER_PROCESS, 100_000);
     await sweepRate(pools.two, task, 2 * WARM_PER_PROCESS, 100_000);
+    if (control) await sweepRate(control, task, 2 * WARM_PER_PROCESS, 100_000);
     await serialRate(task, WARM_PER_PROCESS, 100_000);
     const one: number[] = [];
     const two: number[] = [];
+    const twoV8Defaults: number[] = [];
     const serial: number[] = [];
     const cpu = { serial: [] as number[], worker: [] as number[], coordinator: [] as number[] };
     for (let trial = 0; trial < 3; trial++) {
@@ -107,12 +119,14 @@ export async function scaleBenchmark(progress: (line: string) => void) {
       cpu.coordinator.push(onTwo.coordinatorCpuMs);
       if (onTwo.workerCpuMs !== null) cpu.worker.push(onTwo.workerCpuMs);
       one.push((await sweepRate(pools.one, task, TIMED, seed)).rate);
+      if (control) twoV8Defaults.push((await sweepRate(control, task, TIMED, seed)).rate);
       const inThread = await serialRate(task, TIMED / 2, seed);
       serial.push(inThread.rate);
       cpu.serial.push(inThread.cpuMs);
     }
     const cpuMs = { serial: median(cpu.serial), worker: cpu.worker.length ? median(cpu.worker) : null, coordinator: median(cpu.coordinator) };
-    await Promise.all([pools.one.close(), pools.two.close()]);
+    const workerV8Flags = pools.two.workerV8Flags;
+    await Promise.all([pools.one.close(), pools.two.close(), control?.close()]);
     const sessions = Number(process.env.XRSIM_BENCH_SCALE_SESSIONS ?? 100_000);
     progress(`coordinator memory over a ${sessions}-session sweep on 2 workers …`);
     const memory = coordinatorMemory(task, sessions, dir);
@@ -122,7 +136,8 @@ export async function scaleBenchmark(progress: (line: string) => void) {
     return {
       details: {
         timedSessions: TIMED,
-        sessionsPerSecond: { twoWorkers: two.map((r) => round(r)), oneWorker: one.map((r) => round(r)), serialOneThread: serial.map((r) => round(r)) },
+        workerV8Flags,
+        sessionsPerSecond: { twoWorkers: two.map((r) => round(r)), oneWorker: one.map((r) => round(r)), serialOneThread: serial.map((r) => round(r)), ...(control ? { twoWorkersV8Defaults: twoV8Defaults.map((r) => round(r)) } : {}) },
         cpuMsPerSession: { serial: cpu.serial.map((ms) => round(ms)), worker: cpu.worker.map((ms) => round(ms)), coordinator: cpu.coordinator.map((ms) => round(ms)) },
         memorySweep: { sessions: memory.sessions, seconds: memory.seconds, samples: memory.samples, peakHeapMb: memory.peakHeapMb },
       },
@@ -139,7 +154,7 @@ export async function scaleBenchmark(progress: (line: string) => void) {
       },
     };
   } finally {
-    await Promise.all([pools.one.close(), pools.two.close()]);
+    await Promise.all([pools.one.close(), pools.two.close(), control?.close()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,10 @@
  * process pays that again. The details give the CPU seconds the workers spent on a timed run (all
  * their threads, from /proc): 2 workers doing the same sessions for more CPU than 1 is what keeps the
  * speedup below 2 even with both cores free.
+ *
+ * Workers run with V8's defaults unless XRSIM_WORKER_V8_FLAGS names flags for them
+ * (`src/session/worker-flags.ts`); then the same trials also time a 2-worker pool with V8's defaults
+ * (`details.seconds.twoWorkersV8Defaults`), so one run shows what the flags gain or lose.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,17 +67,22 @@ export async function sweepBenchmark(progress: (line: string) => void) {
   const cold = await timeSweep(2);
   // Warm pools (one Rapier initialisation and JIT warm-up per worker), as a long sweep has them.
   const pools = { one: createSessionPool(1), two: createSessionPool(2) };
+  // A control pool with V8's defaults, only when the workers were given flags (XRSIM_WORKER_V8_FLAGS).
+  const control = pools.two.workerV8Flags.length > 0 ? createSessionPool({ workers: 2, workerV8Flags: [] }) : null;
   progress(`warming the pools and this thread (${WARM_RUNS_PER_WORKER} suite runs per worker) …`);
   for (let run = 0; run < WARM_RUNS_PER_WORKER; run++) {
     await timeSweep(1, pools.one);
     await timeSweep(2, pools.two);
     await timeSweep(2, pools.two);
+    if (control) await timeSweep(2, control);
+    if (control) await timeSweep(2, control);
     await timeSerial();
   }
   const one: number[] = [];
   const two: number[] = [];
+  const twoV8Defaults: number[] = [];
   const serial: number[] = [];
-  const workerCpu = { one: [] as number[], two: [] as number[] };
+  const workerCpu = { one: [] as number[], two: [] as number[], twoV8Defaults: [] as number[] };
   for (let trial = 0; trial < 3; trial++) {
     progress(`trial ${trial + 1} of 3: 1 worker, 2 workers, one thread …`);
     const onOne = await timeSweep(1, pools.one);
@@ -82,21 +91,29 @@ export async function sweepBenchmark(progress: (line: string) => void) {
     two.push(onTwo.seconds);
     if (onOne.workerCpuSeconds !== null) workerCpu.one.push(onOne.workerCpuSeconds);
     if (onTwo.workerCpuSeconds !== null) workerCpu.two.push(onTwo.workerCpuSeconds);
+    if (control) {
+      const onControl = await timeSweep(2, control);
+      twoV8Defaults.push(onControl.seconds);
+      if (onControl.workerCpuSeconds !== null) workerCpu.twoV8Defaults.push(onControl.workerCpuSeconds);
+    }
     serial.push(await timeSerial());
   }
-  await Promise.all([pools.one.close(), pools.two.close()]);
+  const workerV8Flags = pools.two.workerV8Flags;
+  await Promise.all([pools.one.close(), pools.two.close(), control?.close()]);
   progress('peak memory per worker …');
   const rss = peakRssPerWorker();
   const sessions = cold.sessions;
   return {
     details: {
       sessions,
-      seconds: { oneWorker: round(median(one)), twoWorkers: round(median(two)), serialOneThread: round(median(serial)) },
+      workerV8Flags,
+      seconds: { oneWorker: round(median(one)), twoWorkers: round(median(two)), serialOneThread: round(median(serial)), ...(control ? { twoWorkersV8Defaults: round(median(twoV8Defaults)) } : {}) },
       sessionsPerSecond: { oneWorker: round(sessions / median(one)), twoWorkers: round(sessions / median(two)) },
       // CPU seconds of all worker processes together on one run of the suite (null without /proc).
       workerCpuSeconds: {
         oneWorker: workerCpu.one.length ? round(median(workerCpu.one)) : null,
         twoWorkers: workerCpu.two.length ? round(median(workerCpu.two)) : null,
+        ...(control ? { twoWorkersV8Defaults: workerCpu.twoV8Defaults.length ? round(median(workerCpu.twoV8Defaults)) : null } : {}),
       },
     },
     summary: {

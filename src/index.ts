@@ -248,6 +248,7 @@ export {
   type PooledRun,
   type WorkerCount,
 } from './session/pool.js';
+export { resolveWorkerV8Flags, WORKER_V8_FLAGS_ENV } from './session/worker-flags.js';
 export type { RunJob, WorkerReady, JobsDone, JobDone, PoolMessage, WorkerMessage, JobFailureKind } from './session/worker-protocol.js';
 /** Reports: JUnit XML, the self-contained HTML report, and traces of recorded sessions. */
 export { junitXml, writeJunit, xmlEscape, sessionLabel } from './report/junit.js';

@@ -19,6 +19,12 @@ export interface SessionPoolOptions {
   workers?: number;
   /** Default wall-clock limit per session, seconds (default {@link DEFAULT_TIME_LIMIT}). */
   timeLimitSeconds?: number;
+  /**
+   * Extra Node and V8 flags the workers start with (`['--max-old-space-size=8192']`). Default: the
+   * `XRSIM_WORKER_V8_FLAGS` environment variable (flags separated by spaces), else none: V8's defaults.
+   * Flags that tune speed or memory never change a result or hash (see `worker-flags.ts`).
+   */
+  workerV8Flags?: readonly string[];
 }
 
 /** A session's result from a worker, with the wall seconds it ran there. */

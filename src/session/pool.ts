@@ -19,6 +19,7 @@ import { checkTimeLimit, resolveWorkerCount, type PooledRun, type SessionExecuto
 import { erroredResult, type SessionResult } from './result.js';
 import type { SessionSpec } from './spec.js';
 import { RUN_MARKER_ARG, RunMarker } from './run-marker.js';
+import { resolveWorkerV8Flags } from './worker-flags.js';
 import { isJobDone, isWorkerMessage, WORKER_EXEC_ARGV, type JobDone, type JobFailureKind, type RunJob, type WorkerMessage } from './worker-protocol.js';
 
 /** The compiled worker entry (tests and the CLI both run from a built package). */
@@ -82,6 +83,8 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 /** A pool of session workers. Create it with {@link createSessionPool}; {@link close} it when done. */
 export class SessionPool implements SessionExecutor {
   readonly concurrency: number;
+  /** The extra Node and V8 flags its workers start with, besides `WORKER_EXEC_ARGV` (see `worker-flags.ts`). */
+  readonly workerV8Flags: readonly string[];
   /**
    * What happened to workers so far, why the last one that retired did, and the most memory a worker held;
    * `runMessages` and `jobsSent` count what went to the workers, `replies` the answers that came back
@@ -102,6 +105,7 @@ export class SessionPool implements SessionExecutor {
   constructor(options: SessionPoolOptions = {}) {
     this.concurrency = resolveWorkerCount(options.workers).workers;
     this.timeLimit = checkTimeLimit(options.timeLimitSeconds);
+    this.workerV8Flags = resolveWorkerV8Flags(options.workerV8Flags);
     for (let i = 0; i < this.concurrency; i++) this.slots.push(this.spawn());
   }
 
@@ -144,7 +148,7 @@ export class SessionPool implements SessionExecutor {
   private spawn(): Slot {
     const marker = RunMarker.create();
     const child = fork(SESSION_WORKER, marker ? [`${RUN_MARKER_ARG}4`] : [], {
-      execArgv: [...WORKER_EXEC_ARGV],
+      execArgv: [...WORKER_EXEC_ARGV, ...this.workerV8Flags],
       serialization: 'advanced',
       // An app's console output goes to stderr: stdout carries the CLI's results (--json). The marker is fd 4.
       stdio: marker ? ['ignore', 2, 'inherit', 'ipc', marker.fd] : ['ignore', 2, 'inherit', 'ipc'],

@@ -1,0 +1,36 @@
+/**
+ * Extra Node and V8 flags for a pool's worker processes (on top of `WORKER_EXEC_ARGV`, which every worker
+ * needs): a pool's `workerV8Flags`, else the {@link WORKER_V8_FLAGS_ENV} environment variable, else none
+ * (V8's defaults). Useful to give workers a larger heap (`--max-old-space-size=8192`) or to tune V8's
+ * garbage collector for a machine, and to measure such flags with the benchmarks
+ * (`XRSIM_WORKER_V8_FLAGS=--single-threaded-gc npm run bench -- scale`).
+ *
+ * The default is V8's own flags. Flags that keep garbage collection off V8's helper threads when the
+ * workers occupy every core (`--single-threaded-gc`, `--no-concurrent-marking`, ...) were measured for
+ * issue 10 and none made 2-worker sweeps faster on both benchmarks (docs/SWEEPS.md, "Worker V8 flags").
+ *
+ * Flags change how fast a worker runs, never what a session computes: results and hashes are the same with
+ * and without them (test/worker-flags.test.ts).
+ */
+import { XrsimInputError } from '../errors.js';
+
+/** Environment variable with flags for every pool that is not given its own: separated by spaces, empty for none. */
+export const WORKER_V8_FLAGS_ENV = 'XRSIM_WORKER_V8_FLAGS';
+
+/** A Node or V8 option, with an optional value: nothing a shell or a second argument could hide in. */
+const FLAG = /^--[a-z0-9][a-z0-9_-]*(=[\w.,:/+-]+)?$/i;
+
+/**
+ * The extra flags a pool starts each worker with: `requested` (a pool's `workerV8Flags`) if given, else the
+ * {@link WORKER_V8_FLAGS_ENV} variable, else none. Throws {@link XrsimInputError} for anything that is not
+ * a list of `--flag` or `--flag=value` options.
+ */
+export function resolveWorkerV8Flags(requested?: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const where = requested === undefined ? WORKER_V8_FLAGS_ENV : 'workerV8Flags';
+  const flags = requested ?? (env[WORKER_V8_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag !== '');
+  if (!Array.isArray(flags)) throw new XrsimInputError(`${where} must be a list of flags, got ${JSON.stringify(flags)}`, { expected: "flags such as ['--max-old-space-size=8192']" });
+  for (const flag of flags) {
+    if (typeof flag !== 'string' || !FLAG.test(flag)) throw new XrsimInputError(`${where}: ${JSON.stringify(flag)} is not a --flag or --flag=value option`, { expected: 'options such as --single-threaded-gc or --max-old-space-size=8192' });
+  }
+  return [...flags];
+}
