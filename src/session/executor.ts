@@ -22,7 +22,7 @@ export interface SessionPoolOptions {
   /**
    * Extra Node and V8 flags the workers start with (`['--max-old-space-size=8192']`). Default: the
    * `XRSIM_WORKER_V8_FLAGS` environment variable (flags separated by spaces), else none: V8's defaults.
-   * Flags that tune speed or memory never change a result or hash (see `worker-flags.ts`).
+   * GC flags change speed, never a result or hash (see `worker-flags.ts`).
    */
   workerV8Flags?: readonly string[];
 }

@@ -9,8 +9,9 @@
  * workers occupy every core (`--single-threaded-gc`, `--no-concurrent-marking`, ...) were measured for
  * issue 10 and none made 2-worker sweeps faster on both benchmarks (docs/SWEEPS.md, "Worker V8 flags").
  *
- * Flags change how fast a worker runs, never what a session computes: results and hashes are the same with
- * and without them (test/worker-flags.test.ts).
+ * GC and memory-layout flags change how fast a worker runs, not what a session computes: results and hashes
+ * are the same with and without them (test/worker-flags.test.ts). Flags that change limits (a smaller heap
+ * or stack) can change whether a session runs out of them, as on any machine.
  */
 import { XrsimInputError } from '../errors.js';
 
