@@ -13,7 +13,7 @@
  *   IWER (npm `iwer`, a Quest 3 with hands) doing the same reads (the decision in docs/BROWSER.md).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BrowserApp } from '../src/browser/browser-app.js';
@@ -97,7 +97,7 @@ export async function browserBenchmark(progress: (line: string) => void) {
     progress(`in the page: shim ${inPage.shim.toFixed(3)} ms a frame, IWER ${inPage.iwer === null ? 'n/a' : inPage.iwer.toFixed(3)} ms a frame`);
 
     return {
-      details: { sessionStartS: starts, closed, closedDevTools, batched, relayed, relayBatched, emptyFrame, xrFrame, inPage, note: 'measured on a shared, loaded machine' },
+      details: { sessionStartS: starts, closed, closedDevTools, batched, relayed, relayBatched, emptyFrame, xrFrame, inPage, loadAverage1Min: round(loadavg()[0], 2) },
       summary: {
         closed_loop_ticks_per_s: round(closed.ticksPerS),
         batched_ticks_per_s: round(batched.ticksPerS),
