@@ -20,6 +20,8 @@ const PROBES: { name: string; retires: boolean; next: SessionSpec }[] = [
   { name: 'late-timer', retires: false, next: base },
   { name: 'object-prototype', retires: true, next: base },
   { name: 'through-host-objects', retires: true, next: base },
+  // The context's shared prototype is frozen: nothing changes, nothing retires.
+  { name: 'context-prototype', retires: false, next: { ...base, app: probe('reads-time') } },
   // Module state: the same app again, whose second session in a process would behave differently.
   { name: 'module-state', retires: false, next: { ...base, app: probe('module-state'), seed: 2 } },
 ];

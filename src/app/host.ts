@@ -19,6 +19,7 @@ import type { HitTestResult } from '../sensing/hit-test.js';
 import type { AppBody, AppBodyOptions, AppContext, AppModule, HitTestSource } from './types.js';
 import { targetRayDirection, XrFrameBuilder } from './xr-frame.js';
 import { sanitizeStack } from './stack.js';
+import { SessionAppBody, SessionAppContext } from './context.js';
 
 
 /** Where and what an app error was (the first one goes in a session's result). */
@@ -52,7 +53,8 @@ export class AppHost {
   private frame: Frame | null = null;
   /** Hit-test sources the app requested, tested every frame (results are not recorded: they are per frame). */
   private readonly hitSources = new Set<HitTestSource>();
-  private time = 0;
+  /** Simulation time of the tick the app is running (what `ctx.time` reads). */
+  time = 0;
   private tick = 0;
   /** App errors so far (for tools and tests). */
   errors = 0;
@@ -76,30 +78,7 @@ export class AppHost {
   ) {
     this.blocking = options.blocking ?? false;
     this.builder = new XrFrameBuilder(sensing, model.user.ipd);
-    const host = this;
-    this.ctx = {
-      state: {},
-      get time() {
-        return host.time;
-      },
-      dt: model.timing.dt,
-      random: () => random.next(),
-      addBody: (id, options) => this.addBody(id, options),
-      tag: (role, id, poseOf) => this.tags.tag(role, id, poseOf),
-      untag: (role) => this.tags.untag(role),
-      emit: (name, data) => this.emit(name, data),
-      requestHitTest: (origin, direction, options) => sensing.hitTest(origin, direction, { entityTypes: options?.entityTypes }),
-      requestHitTestSource: (options) => {
-        const source: HitTestSource = {
-          space: options.space,
-          entityTypes: options.entityTypes ?? ['plane'],
-          cancel: () => this.hitSources.delete(source),
-        };
-        this.hitSources.add(source);
-        return source;
-      },
-      createAnchor: (pose, plane) => sensing.createAnchor(pose, plane),
-    };
+    this.ctx = new SessionAppContext(this, model.timing.dt, random, sensing, this.hitSources);
   }
 
   /** How many times the app emitted `name`. */
@@ -232,7 +211,8 @@ export class AppHost {
     });
   }
 
-  private emit(name: string, data: unknown): void {
+  /** `ctx.emit`: records an app event. */
+  emit(name: string, data: unknown): void {
     if (typeof name !== 'string' || name === '') throw new TypeError('ctx.emit(name, data): name must be a non-empty string');
     if (this.frame) {
       try {
@@ -245,7 +225,8 @@ export class AppHost {
     this.eventCounts.set(name, this.eventCount(name) + 1);
   }
 
-  private addBody(id: string, o: AppBodyOptions): AppBody {
+  /** `ctx.addBody`: adds an app body to the physics world. */
+  addBody(id: string, o: AppBodyOptions): AppBody {
     if (this.bodies.has(id) && !this.bodies.get(id)!.removed) throw new Error(`ctx.addBody: an app body "${id}" already exists`);
     const physics = this.physics();
     const handle = physics.appBodies.add(o.shape, { position: [...o.position], rotation: o.rotation ?? [0, 0, 0, 1] }, {
@@ -257,28 +238,7 @@ export class AppHost {
       gravityScale: o.gravityScale ?? 1,
       velocity: o.velocity ?? [0, 0, 0],
     });
-    let removed = false;
-    const environment = this.sensing.environment;
-    const alive = () => {
-      if (removed) throw new Error(`app body "${id}" was removed`);
-    };
-    const body: AppBody = {
-      id,
-      position: () => (alive(), physics.appBodies.state(handle).position),
-      rotation: () => (alive(), physics.appBodies.state(handle).rotation),
-      linearVelocity: () => (alive(), physics.appBodies.state(handle).velocity),
-      setPose: (position: Vec3, rotation) => (alive(), physics.appBodies.setPose(handle, { position: [...position], rotation: rotation ?? physics.appBodies.state(handle).rotation })),
-      setVelocity: (velocity) => (alive(), physics.appBodies.setVelocity(handle, velocity)),
-      touching: () => (alive(), physics.appBodies.touchingStatics(handle).map((s) => environment.surfaceAt(s)!).filter(Boolean)),
-      remove: () => {
-        if (removed) return;
-        removed = true;
-        physics.appBodies.remove(handle);
-      },
-      get removed() {
-        return removed;
-      },
-    };
+    const body = new SessionAppBody(id, handle, physics, this.sensing.environment);
     this.bodies.set(id, body);
     return body;
   }

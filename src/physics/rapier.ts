@@ -2,7 +2,10 @@
  * Rapier itself: initialising its WASM once per thread, and building its descriptors from our shapes and
  * poses. The deterministic build is pinned exactly; everything that creates Rapier objects goes through here.
  */
+// Rapier is evaluated without finalizers (the kernel frees what it makes): see finalizers-hide.ts.
+import './finalizers-hide.js';
 import RAPIER from '@dimforge/rapier3d-deterministic-compat';
+import './finalizers-restore.js';
 import type { Pose } from '../geometry/math.js';
 import type { ShapeSpec } from '../geometry/types.js';
 

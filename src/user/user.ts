@@ -185,21 +185,7 @@ export function userControls(user: SimUser): UserControls {
       const side = user.side(ref);
       let controls = hands.get(side);
       if (!controls) {
-        const hand = () => user.hand(side);
-        controls = {
-          pose: (name, o = {}) => hand().setPose(t(), resolvePose(name, user.handModel, { diameter: o.diameter }), o.duration ?? 0.3, o.easing),
-          pinch: (amount = 1, o = {}) => hand().setPinch(t(), amount, o.duration ?? 0.25),
-          release: (o = {}) => hand().setPinch(t(), 0, o.duration ?? 0.25),
-          moveTo: (target, o = {}) => hand().moveTo(t(), user.head, target, o.duration ?? 0.6),
-          rest: (o = {}) => hand().rest(t(), user.head, o.duration ?? 0.6),
-          setTracking: (enabled) => {
-            hand().trackingEnabled = enabled;
-          },
-          pointOf: (point) => hand().worldPoint(point),
-          get state() {
-            return hand();
-          },
-        };
+        controls = new BoundHandControls(user, side);
         hands.set(side, controls);
       }
       return controls;
@@ -211,9 +197,7 @@ export function userControls(user: SimUser): UserControls {
       walk: (path, o = {}) => user.head.walk(t(), path, o.speed ?? WALKING_SPEED),
       teleport: (position, yawDeg) => user.head.teleport(position, yawDeg === undefined ? user.head.yaw : (yawDeg * Math.PI) / 180),
       setPosture: (posture, o = {}) => user.head.setEyeHeight(t(), user.config.eyeHeight[posture], o.duration ?? 1),
-      get state() {
-        return user.head;
-      },
+      state: user.head,
     },
     controller(ref) {
       const side = user.side(ref);
@@ -235,3 +219,49 @@ export function userControls(user: SimUser): UserControls {
     },
   };
 }
+
+/**
+ * One hand's controls. A class, not an object literal with a `state` getter: V8 gives every literal with its
+ * own getter a map of its own, and a dead map keeps its session's graph alive through young-generation
+ * collections (docs/SWEEPS.md, "Per-session garbage").
+ */
+class BoundHandControls implements HandControls {
+  constructor(
+    private readonly user: SimUser,
+    private readonly side: 'left' | 'right',
+  ) {}
+
+  /** The hand (throws in a session without hand input). */
+  get state(): Hand {
+    return this.user.hand(this.side);
+  }
+
+  pose(name: string, o: { duration?: number; easing?: Easing; diameter?: number } = {}): void {
+    this.state.setPose(this.user.time, resolvePose(name, this.user.handModel, { diameter: o.diameter }), o.duration ?? 0.3, o.easing);
+  }
+
+  pinch(amount = 1, o: { duration?: number } = {}): void {
+    this.state.setPinch(this.user.time, amount, o.duration ?? 0.25);
+  }
+
+  release(o: { duration?: number } = {}): void {
+    this.state.setPinch(this.user.time, 0, o.duration ?? 0.25);
+  }
+
+  moveTo(target: HandTarget, o: { duration?: number } = {}): void {
+    this.state.moveTo(this.user.time, this.user.head, target, o.duration ?? 0.6);
+  }
+
+  rest(o: { duration?: number } = {}): void {
+    this.state.rest(this.user.time, this.user.head, o.duration ?? 0.6);
+  }
+
+  setTracking(enabled: boolean): void {
+    this.state.trackingEnabled = enabled;
+  }
+
+  pointOf(point: HandPoint): Vec3 {
+    return this.state.worldPoint(point);
+  }
+}
+Object.freeze(BoundHandControls.prototype); // an actor script cannot change it for later sessions

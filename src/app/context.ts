@@ -1,0 +1,102 @@
+/**
+ * The objects an app holds during its session: its context (`ctx`) and the bodies it adds.
+ *
+ * Both are class instances whose one getter (`ctx.time`, `body.removed`) lives on a shared prototype. An
+ * object literal with a getter of its own would do the same job, but V8 gives each such literal a map of its
+ * own, and a map stays until the next full collection: a dead session's map keeps that session's whole
+ * graph (its physics world, its senses) alive through every young-generation collection until then. That
+ * made every session cost its size again in garbage collection (docs/SWEEPS.md, "Per-session garbage").
+ *
+ * The methods stay own properties bound to their session, so an app may pass them around
+ * (`const { emit } = ctx`). The prototypes are frozen: an app cannot change them for later sessions.
+ */
+import type { Vec3 } from '../geometry/types.js';
+import type { PhysicsWorld } from '../physics/world.js';
+import type { RandomStream } from '../random.js';
+import type { Environment } from '../sensing/environment.js';
+import type { Sensing } from '../sensing/sensing.js';
+import type { AppBody, AppBodyOptions, AppContext, HitTestSource } from './types.js';
+
+/** What the context needs of its host (`AppHost`). */
+export interface AppContextHost {
+  readonly time: number;
+  readonly tags: { tag: AppContext['tag']; untag: AppContext['untag'] };
+  addBody(id: string, options: AppBodyOptions): AppBody;
+  emit(name: string, data: unknown): void;
+}
+
+/** An app's `ctx`. */
+export class SessionAppContext implements AppContext {
+  readonly state: Record<string, unknown> = {};
+  readonly random: () => number;
+  readonly addBody: AppContext['addBody'];
+  readonly tag: AppContext['tag'];
+  readonly untag: AppContext['untag'];
+  readonly emit: AppContext['emit'];
+  readonly requestHitTest: AppContext['requestHitTest'];
+  readonly requestHitTestSource: AppContext['requestHitTestSource'];
+  readonly createAnchor: AppContext['createAnchor'];
+  readonly #host: AppContextHost;
+
+  constructor(host: AppContextHost, readonly dt: number, random: RandomStream, sensing: Sensing, hitSources: Set<HitTestSource>) {
+    this.#host = host;
+    this.random = () => random.next();
+    this.addBody = (id, options) => host.addBody(id, options);
+    this.tag = (role, id, poseOf) => host.tags.tag(role, id, poseOf);
+    this.untag = (role) => host.tags.untag(role);
+    this.emit = (name, data) => host.emit(name, data);
+    this.requestHitTest = (origin, direction, options) => sensing.hitTest(origin, direction, { entityTypes: options?.entityTypes });
+    this.requestHitTestSource = (options) => {
+      const source: HitTestSource = {
+        space: options.space,
+        entityTypes: options.entityTypes ?? ['plane'],
+        cancel: () => hitSources.delete(source),
+      };
+      hitSources.add(source);
+      return source;
+    };
+    this.createAnchor = (pose, plane) => sensing.createAnchor(pose, plane);
+  }
+
+  /** Simulation time of the tick being run. */
+  get time(): number {
+    return this.#host.time;
+  }
+}
+Object.freeze(SessionAppContext.prototype);
+
+/** A body an app added with `ctx.addBody`. */
+export class SessionAppBody implements AppBody {
+  readonly position: AppBody['position'];
+  readonly rotation: AppBody['rotation'];
+  readonly linearVelocity: AppBody['linearVelocity'];
+  readonly setPose: AppBody['setPose'];
+  readonly setVelocity: AppBody['setVelocity'];
+  readonly touching: AppBody['touching'];
+  readonly remove: AppBody['remove'];
+  #removed = false;
+
+  constructor(readonly id: string, handle: number, physics: PhysicsWorld, environment: Environment) {
+    const alive = () => {
+      if (this.#removed) throw new Error(`app body "${id}" was removed`);
+    };
+    const bodies = physics.appBodies;
+    this.position = () => (alive(), bodies.state(handle).position);
+    this.rotation = () => (alive(), bodies.state(handle).rotation);
+    this.linearVelocity = () => (alive(), bodies.state(handle).velocity);
+    this.setPose = (position: Vec3, rotation) => (alive(), bodies.setPose(handle, { position: [...position], rotation: rotation ?? bodies.state(handle).rotation }));
+    this.setVelocity = (velocity) => (alive(), bodies.setVelocity(handle, velocity));
+    this.touching = () => (alive(), bodies.touchingStatics(handle).map((s) => environment.surfaceAt(s)!).filter(Boolean));
+    this.remove = () => {
+      if (this.#removed) return;
+      this.#removed = true;
+      bodies.remove(handle);
+    };
+  }
+
+  /** True once the app removed it. */
+  get removed(): boolean {
+    return this.#removed;
+  }
+}
+Object.freeze(SessionAppBody.prototype);
