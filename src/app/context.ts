@@ -9,6 +9,9 @@
  *
  * The methods stay own properties bound to their session, so an app may pass them around
  * (`const { emit } = ctx`). The prototypes are frozen: an app cannot change them for later sessions.
+ * The methods are made in an object literal and copied in, never written `this.emit = () => ...`: V8
+ * allocates a function literal assigned straight to a property in old space (it expects it to live long),
+ * and that closure would keep its session reachable through young collections too.
  */
 import type { Vec3 } from '../geometry/types.js';
 import type { PhysicsWorld } from '../physics/world.js';
@@ -25,37 +28,42 @@ export interface AppContextHost {
   emit(name: string, data: unknown): void;
 }
 
+type AppContextMethods = Pick<AppContext, 'random' | 'addBody' | 'tag' | 'untag' | 'emit' | 'requestHitTest' | 'requestHitTestSource' | 'createAnchor'>;
+type AppBodyMethods = Pick<AppBody, 'position' | 'rotation' | 'linearVelocity' | 'setPose' | 'setVelocity' | 'touching' | 'remove'>;
+
 /** An app's `ctx`. */
 export class SessionAppContext implements AppContext {
   readonly state: Record<string, unknown> = {};
-  readonly random: () => number;
-  readonly addBody: AppContext['addBody'];
-  readonly tag: AppContext['tag'];
-  readonly untag: AppContext['untag'];
-  readonly emit: AppContext['emit'];
-  readonly requestHitTest: AppContext['requestHitTest'];
-  readonly requestHitTestSource: AppContext['requestHitTestSource'];
-  readonly createAnchor: AppContext['createAnchor'];
+  readonly random!: () => number;
+  readonly addBody!: AppContext['addBody'];
+  readonly tag!: AppContext['tag'];
+  readonly untag!: AppContext['untag'];
+  readonly emit!: AppContext['emit'];
+  readonly requestHitTest!: AppContext['requestHitTest'];
+  readonly requestHitTestSource!: AppContext['requestHitTestSource'];
+  readonly createAnchor!: AppContext['createAnchor'];
   readonly #host: AppContextHost;
 
   constructor(host: AppContextHost, readonly dt: number, random: RandomStream, sensing: Sensing, hitSources: Set<HitTestSource>) {
     this.#host = host;
-    this.random = () => random.next();
-    this.addBody = (id, options) => host.addBody(id, options);
-    this.tag = (role, id, poseOf) => host.tags.tag(role, id, poseOf);
-    this.untag = (role) => host.tags.untag(role);
-    this.emit = (name, data) => host.emit(name, data);
-    this.requestHitTest = (origin, direction, options) => sensing.hitTest(origin, direction, { entityTypes: options?.entityTypes });
-    this.requestHitTestSource = (options) => {
-      const source: HitTestSource = {
-        space: options.space,
-        entityTypes: options.entityTypes ?? ['plane'],
-        cancel: () => hitSources.delete(source),
-      };
-      hitSources.add(source);
-      return source;
-    };
-    this.createAnchor = (pose, plane) => sensing.createAnchor(pose, plane);
+    Object.assign(this, {
+      random: () => random.next(),
+      addBody: (id, options) => host.addBody(id, options),
+      tag: (role, id, poseOf) => host.tags.tag(role, id, poseOf),
+      untag: (role) => host.tags.untag(role),
+      emit: (name, data) => host.emit(name, data),
+      requestHitTest: (origin, direction, options) => sensing.hitTest(origin, direction, { entityTypes: options?.entityTypes }),
+      requestHitTestSource: (options) => {
+        const source: HitTestSource = {
+          space: options.space,
+          entityTypes: options.entityTypes ?? ['plane'],
+          cancel: () => hitSources.delete(source),
+        };
+        hitSources.add(source);
+        return source;
+      },
+      createAnchor: (pose, plane) => sensing.createAnchor(pose, plane),
+    } satisfies AppContextMethods);
   }
 
   /** Simulation time of the tick being run. */
@@ -67,13 +75,13 @@ Object.freeze(SessionAppContext.prototype);
 
 /** A body an app added with `ctx.addBody`. */
 export class SessionAppBody implements AppBody {
-  readonly position: AppBody['position'];
-  readonly rotation: AppBody['rotation'];
-  readonly linearVelocity: AppBody['linearVelocity'];
-  readonly setPose: AppBody['setPose'];
-  readonly setVelocity: AppBody['setVelocity'];
-  readonly touching: AppBody['touching'];
-  readonly remove: AppBody['remove'];
+  readonly position!: AppBody['position'];
+  readonly rotation!: AppBody['rotation'];
+  readonly linearVelocity!: AppBody['linearVelocity'];
+  readonly setPose!: AppBody['setPose'];
+  readonly setVelocity!: AppBody['setVelocity'];
+  readonly touching!: AppBody['touching'];
+  readonly remove!: AppBody['remove'];
   #removed = false;
 
   constructor(readonly id: string, handle: number, physics: PhysicsWorld, environment: Environment) {
@@ -81,17 +89,19 @@ export class SessionAppBody implements AppBody {
       if (this.#removed) throw new Error(`app body "${id}" was removed`);
     };
     const bodies = physics.appBodies;
-    this.position = () => (alive(), bodies.state(handle).position);
-    this.rotation = () => (alive(), bodies.state(handle).rotation);
-    this.linearVelocity = () => (alive(), bodies.state(handle).velocity);
-    this.setPose = (position: Vec3, rotation) => (alive(), bodies.setPose(handle, { position: [...position], rotation: rotation ?? bodies.state(handle).rotation }));
-    this.setVelocity = (velocity) => (alive(), bodies.setVelocity(handle, velocity));
-    this.touching = () => (alive(), bodies.touchingStatics(handle).map((s) => environment.surfaceAt(s)!).filter(Boolean));
-    this.remove = () => {
-      if (this.#removed) return;
-      this.#removed = true;
-      bodies.remove(handle);
-    };
+    Object.assign(this, {
+      position: () => (alive(), bodies.state(handle).position),
+      rotation: () => (alive(), bodies.state(handle).rotation),
+      linearVelocity: () => (alive(), bodies.state(handle).velocity),
+      setPose: (position: Vec3, rotation) => (alive(), bodies.setPose(handle, { position: [...position], rotation: rotation ?? bodies.state(handle).rotation })),
+      setVelocity: (velocity) => (alive(), bodies.setVelocity(handle, velocity)),
+      touching: () => (alive(), bodies.touchingStatics(handle).map((s) => environment.surfaceAt(s)!).filter(Boolean)),
+      remove: () => {
+        if (this.#removed) return;
+        this.#removed = true;
+        bodies.remove(handle);
+      },
+    } satisfies AppBodyMethods);
   }
 
   /** True once the app removed it. */

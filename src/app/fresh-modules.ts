@@ -97,7 +97,8 @@ function freshImporter(): ModuleImporter {
         meta.url = url;
         meta.filename = path;
         meta.dirname = dirname(path);
-        meta.resolve = (specifier: string) => resolveSpecifier(specifier, url).url;
+        const resolve = (specifier: string) => resolveSpecifier(specifier, url).url; // made first, then assigned: docs/SWEEPS.md, "Per-session garbage"
+        meta.resolve = resolve;
       },
       importModuleDynamically: async (specifier: string, referrer: { identifier: string }, attrs: Record<string, string>) => {
         const imported = await moduleFor(resolveSpecifier(specifier, referrer.identifier), attrs);

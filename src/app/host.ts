@@ -117,7 +117,9 @@ export class AppHost {
       const forward = targetRayDirection(pose.transform);
       results.set(source, this.sensing.hitTest([p.x, p.y, p.z], forward, { entityTypes: source.entityTypes, record: false }));
     }
-    xr.getHitTestResults = (source) => results.get(source) ?? [];
+    // Made first, then assigned: `xr.x = () => ...` would allocate the closure in old space (docs/SWEEPS.md).
+    const hitTestResults = (source: HitTestSource) => results.get(source) ?? [];
+    xr.getHitTestResults = hitTestResults;
     this.guard('frame', () => this.app.frame(xr, this.ctx));
     if (!this.blocking) this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
     this.frame = null;

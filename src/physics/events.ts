@@ -11,8 +11,11 @@ import type { Rapier, RapierEventQueue, RapierWorld } from './rapier.js';
 /** Drains a Rapier event queue into frames, in (a, b, type) order. Allocation-free. */
 export class CollisionEvents {
   private target: Frame | undefined;
-  /** Bound once: passing a fresh closure every substep would allocate. */
-  private readonly onCollision: (h1: number, h2: number, started: boolean) => void;
+  /**
+   * Bound once: passing a fresh closure every substep would allocate. A field initializer, not assigned in
+   * the constructor: V8 allocates `this.x = () => ...` in old space, where it keeps the session reachable.
+   */
+  private readonly onCollision = (h1: number, h2: number, started: boolean): void => this.record(h1, h2, started);
   /** The world's gravity as Rapier's raw vector, made once. */
   private readonly gravity: ReturnType<Rapier['VectorOps']['intoRaw']>;
 
@@ -22,7 +25,6 @@ export class CollisionEvents {
     private readonly colliders: ColliderIndex,
     private readonly queue: RapierEventQueue,
   ) {
-    this.onCollision = (h1, h2, started) => this.record(h1, h2, started);
     this.gravity = rapier.VectorOps.intoRaw(world.gravity);
   }
 

@@ -55,7 +55,14 @@ export class PhysicsWorld {
   private readonly bodyIndex = new Map<number, number>();
   private readonly islands: RapierWorld['islands']['raw'];
   private readonly scratch = new Float32Array(4);
-  private readonly onActiveBody: (handle: number) => void;
+  /**
+   * Bound once: passing a fresh closure every tick would allocate. A field initializer, not assigned in the
+   * constructor: V8 allocates `this.x = () => ...` in old space, where it keeps the session reachable.
+   */
+  private readonly onActiveBody = (handle: number): void => {
+    const index = this.bodyIndex.get(handle);
+    if (index !== undefined) this.readPose(handle, index, this.poseTarget!);
+  };
   private poseTarget: Float32Array | undefined;
 
   /**
@@ -105,12 +112,6 @@ export class PhysicsWorld {
     this.hands = new HandBodies(rapier, world, model, this.colliders, this.raw, hands);
     this.appBodies = new AppBodies(rapier, world, this.statics);
     this.bodies = new BodyEdits((index) => this.body(index));
-
-    // Bound once: passing a fresh closure every tick would allocate.
-    this.onActiveBody = (handle) => {
-      const index = this.bodyIndex.get(handle);
-      if (index !== undefined) this.readPose(handle, index, this.poseTarget!);
-    };
   }
 
   /** Advances one tick (all substeps), appending this tick's collision events to `frame`. */
