@@ -1,9 +1,10 @@
 /**
- * Seeded randomness. Each subsystem draws from its own seedrandom stream keyed `${seed}/${subsystem}`,
+ * Seeded randomness. Each subsystem draws from its own seedrandom (ARC4) stream keyed `${seed}/${subsystem}`
+ * (`kernels/arc4.ts`: seedrandom's numbers, without its old-space closures),
  * so adding a subsystem, or drawing more numbers in one, never shifts another's numbers.
  * Nothing in a session may use `Math.random`.
  */
-import seedrandom from 'seedrandom';
+import { Arc4Stream } from '../kernels/arc4.js';
 
 /** Subsystems that perturbation seeds re-draw. */
 export const PERTURBATION_SUBSYSTEMS = /^(tremor-|jitter-|tracking-noise$|depth-noise$|actor-timing$)/;
@@ -35,10 +36,10 @@ export class RandomStreams {
     let stream = this.streams.get(subsystem);
     if (!stream) {
       const perturbed = this.perturbationSeed !== undefined && PERTURBATION_SUBSYSTEMS.test(subsystem);
-      const prng = seedrandom(perturbed ? `${this.perturbationSeed}/perturbation/${subsystem}` : `${this.seed}/${subsystem}`);
+      const arc4 = new Arc4Stream(perturbed ? `${this.perturbationSeed}/perturbation/${subsystem}` : `${this.seed}/${subsystem}`);
       stream = {
-        next: () => prng.double(),
-        uniform: (low, high) => low + (high - low) * prng.double(),
+        next: () => arc4.double(),
+        uniform: (low, high) => low + (high - low) * arc4.double(),
       };
       this.streams.set(subsystem, stream);
     }
