@@ -79,7 +79,7 @@ describe('session garbage', () => {
     // Old-space growth per session with two young collections after each: what survived them was kept
     // by something long-lived. Before the fixes a session left about 120 KB here without an app (the actor
     // context and hand controls), about 125 KB with an app that does nothing (its ctx's methods) and about
-    // 110 in xr/grab-and-throw (app and actor script); now each leaves 15–25 KB.
+    // 110 in xr/grab-and-throw (app and actor script); now each leaves 10–20 KB.
     const script = `
       import('node:v8').then(async ({ default: v8 }) => {
         const { mkdtempSync, writeFileSync } = await import('node:fs');
@@ -147,7 +147,7 @@ describe('session garbage', () => {
 const PROPERTY_GETS_FUNCTION_LITERAL = /(\.[\w$#]+|\])\s*=\s*(async\s+)?(function\b|\([^()]*\)\s*(:[^=]+)?=>|[\w$]+\s*=>)/;
 
 /**
- * Old-space KB a finished session may leave after two young collections (measured: no app about 18, an app
- * that does nothing about 22, xr/grab-and-throw about 15; before the fixes 27, 125 and 110).
+ * Old-space KB a finished session may leave after two young collections (measured: no app about 14, an app
+ * that does nothing about 20, xr/grab-and-throw about 9; before the fixes 27, 124 and 112).
  */
 const MAX_KB_KEPT = 60;
