@@ -18,7 +18,7 @@ import type { Job, Queue, QueueEvents } from 'bullmq';
 import { QueueUnavailableError, XrsimInputError } from '../errors.js';
 import type { SweepEntry } from '../sweep/matrix.js';
 import type { SweepResultLine } from '../sweep/results.js';
-import type { EntryRunner } from '../sweep/entry-runner.js';
+import type { EntryRunner, RunLine } from '../sweep/entry-runner.js';
 import { checkReconnectSeconds, probeRedis, redisOptions, scrub } from './connection.js';
 import { checkReturnedLine, DEFAULT_QUEUE_NAME, erroredLine, jobIdOf, keyOfJobId, SESSION_JOB_NAME, sessionJob, type SessionJob } from './payload.js';
 import { parseQueueUrl, type QueueTarget } from './url.js';
@@ -115,7 +115,7 @@ export async function openQueueRunner(options: QueueSweepOptions, sweep: { timeL
 
 interface Waiter {
   entry: SweepEntry;
-  resolve(line: SweepResultLine): void;
+  resolve(run: RunLine): void;
   reject(err: Error): void;
   /** When Redis was last asked about this job (ms). */
   checkedAt: number;
@@ -157,7 +157,7 @@ class QueueRunner implements EntryRunner {
     this.timer.unref();
   }
 
-  run(entry: SweepEntry): Promise<SweepResultLine> {
+  run(entry: SweepEntry): Promise<RunLine> {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       this.waiting.set(jobIdOf(entry.key), { entry, resolve, reject, checkedAt: Date.now() }); // xrsim-allow-clock: queue timing, outside any session
@@ -201,7 +201,7 @@ class QueueRunner implements EntryRunner {
     if (!waiter) return;
     this.waiting.delete(jobId);
     this.lastFinish = Date.now(); // xrsim-allow-clock: queue timing, outside any session
-    waiter.resolve(line);
+    waiter.resolve({ line, text: null });
   }
 
   private completed(jobId: string, returnvalue: unknown): void {

@@ -169,7 +169,7 @@ async function processJob(
   }
   const { key, spec: entrySpec, timeLimitSeconds } = read.job;
   const streamPath = join(ctx.streamsDir ?? '.', `${key}.xrs`);
-  const line = await runKeepingStreams(ctx.pool, { key, spec: entrySpec }, { keep: ctx.keep, streamPath, timeLimitSeconds });
+  const { line } = await runKeepingStreams(ctx.pool, { key, spec: entrySpec }, entrySpec, { keep: ctx.keep, streamPath: () => streamPath, timeLimitSeconds });
   if (line.status === 'errored' && line.error?.kind === 'crash') {
     ctx.stats.crashed++;
     // BullMQ keeps each failed attempt's stack: make it the reason, so the coordinator can list them all.

@@ -31,6 +31,11 @@ export interface SessionPoolOptions {
 export interface PooledRun {
   result: SessionResult;
   seconds: number;
+  /**
+   * The result's JSON text, exactly `JSON.stringify(result)`, when the worker sent it as text (a result with
+   * no NaN, infinity or undefined): a coordinator can write it out without parsing and re-serialising it.
+   */
+  readonly resultJson?: string;
 }
 
 /** Anything that runs sessions for a coordinator: the local pool here, a distributed queue elsewhere. */

@@ -204,7 +204,7 @@ export class SessionPool implements SessionExecutor {
     const cost = Math.max(done.seconds, typeof done.cpuSeconds === 'number' ? done.cpuSeconds : 0);
     this.meanSeconds = this.meanSeconds === null ? cost : this.meanSeconds + MEAN_WEIGHT * (cost - this.meanSeconds);
     const job = slot.jobs.shift()!;
-    job.resolve({ result: done.result ?? (JSON.parse(done.resultJson!) as SessionResult), seconds: done.seconds });
+    job.resolve(done.result ? { result: done.result, seconds: done.seconds } : new TextRun(done.resultJson!, done.seconds));
   }
 
   /**
@@ -371,6 +371,23 @@ export class SessionPool implements SessionExecutor {
       child.ref(); // an idle worker is unreferenced: its exit must still keep the process waiting for it
       child.kill(signal);
     });
+  }
+}
+
+/**
+ * A run whose result came as JSON text: parsed when `result` is first read. A sweep writes the text into its
+ * results file as it is and parses it once, with the line around it (`sweep/record-kept.ts`).
+ */
+class TextRun implements PooledRun {
+  private parsed: SessionResult | undefined;
+
+  constructor(
+    readonly resultJson: string,
+    readonly seconds: number,
+  ) {}
+
+  get result(): SessionResult {
+    return (this.parsed ??= JSON.parse(this.resultJson) as SessionResult);
   }
 }
 

@@ -11,6 +11,15 @@
  * thrown (work already in flight is abandoned).
  */
 export async function* runBounded<T, R>(source: Iterator<T>, capacity: number | (() => number), execute: (item: T) => Promise<R>): AsyncGenerator<R> {
+  for await (const batch of runBoundedBatches(source, capacity, execute)) yield* batch;
+}
+
+/**
+ * {@link runBounded}, yielding every output that finished since the last step as one array (oldest first):
+ * a coordinator of short sessions pays the generator's promises once per wake-up, not once per session.
+ * The array is the caller's until its next step; the source is refilled before each batch is yielded.
+ */
+export async function* runBoundedBatches<T, R>(source: Iterator<T>, capacity: number | (() => number), execute: (item: T) => Promise<R>): AsyncGenerator<R[]> {
   const limit = typeof capacity === 'function' ? capacity : () => capacity;
   const checked = () => {
     const value = limit();
@@ -18,8 +27,7 @@ export async function* runBounded<T, R>(source: Iterator<T>, capacity: number | 
     return value;
   };
   checked();
-  const finished: R[] = [];
-  let finishedHead = 0;
+  let finished: R[] = [];
   let inFlight = 0;
   let exhausted = false;
   const state: { failure: { error: unknown } | null } = { failure: null };
@@ -28,6 +36,17 @@ export async function* runBounded<T, R>(source: Iterator<T>, capacity: number | 
     const w = wake;
     wake = null;
     w?.();
+  };
+  // Two callbacks for every item, not two closures per item.
+  const onOutput = (output: R) => {
+    inFlight--;
+    finished.push(output);
+    signal();
+  };
+  const onError = (error: unknown) => {
+    inFlight--;
+    state.failure ??= { error };
+    signal();
   };
   const fill = () => {
     const most = checked();
@@ -38,34 +57,20 @@ export async function* runBounded<T, R>(source: Iterator<T>, capacity: number | 
         break;
       }
       inFlight++;
-      execute(next.value).then(
-        (output) => {
-          inFlight--;
-          finished.push(output);
-          signal();
-        },
-        (error: unknown) => {
-          inFlight--;
-          state.failure ??= { error };
-          signal();
-        },
-      );
+      execute(next.value).then(onOutput, onError);
     }
   };
   fill();
-  while (inFlight > 0 || finishedHead < finished.length) {
+  while (inFlight > 0 || finished.length > 0) {
     if (state.failure) throw state.failure.error;
-    if (finishedHead === finished.length) {
+    if (finished.length === 0) {
       await new Promise<void>((resolve) => (wake = resolve));
       continue;
     }
-    const output = finished[finishedHead++];
-    if (finishedHead === finished.length) {
-      finished.length = 0;
-      finishedHead = 0;
-    }
-    fill(); // keep the executor busy while the consumer handles this one
-    yield output;
+    const batch = finished;
+    finished = [];
+    fill(); // keep the executor busy while the consumer handles these
+    yield batch;
   }
   if (state.failure) throw state.failure.error;
 }

@@ -10,8 +10,14 @@ import type { SweepResultLine } from './results.js';
 export interface EntryRunner {
   /** Entries in flight at most (read again as entries finish: it may change as the runner learns the sessions' sizes). */
   readonly capacity: number;
-  run(entry: SweepEntry): Promise<SweepResultLine>;
+  run(entry: SweepEntry): Promise<RunLine>;
   /** Called once the entry's line is in `results.jsonl` (a queue then forgets the job). */
   written?(line: SweepResultLine): void;
   close(): Promise<void>;
+}
+
+/** An entry's result line, and its JSON text when the runner has it exactly (else the folder writes `JSON.stringify(line)`). */
+export interface RunLine {
+  line: SweepResultLine;
+  text: string | null;
 }

@@ -69,12 +69,13 @@ export class SweepFolder {
    * Appends one result as one line. Lines are written in batches, at most {@link FLUSH_BYTES} or
    * {@link FLUSH_MS} after the first of them (one write per line cost short sessions more than the line
    * itself); a sweep killed before a batch is written runs those sessions again when resumed, to the same
-   * results. {@link flush} writes them now.
+   * results. {@link flush} writes them now. `json`, when given, is the line's JSON text (exactly
+   * `JSON.stringify(line)`, no newline), written as it is.
    */
-  append(line: SweepResultLine): void {
+  append(line: SweepResultLine, json: string | null = null): void {
     if (this.writeError) throw this.writeError.error;
     this.done.add(line.key);
-    const text = `${JSON.stringify(line)}\n`;
+    const text = `${json ?? JSON.stringify(line)}\n`;
     this.pending.push(text);
     this.pendingBytes += text.length;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();

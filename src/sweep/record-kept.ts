@@ -7,25 +7,40 @@
 import { existsSync } from 'node:fs';
 import type { SessionExecutor, PooledRun } from '../session/pool.js';
 import type { SessionResult } from '../session/result.js';
+import type { SessionSpec } from '../session/spec.js';
+import type { RunLine } from './entry-runner.js';
 import type { SweepEntry } from './matrix.js';
 import type { SweepResultLine } from './results.js';
 
 /** Which sessions' streams a sweep keeps. */
 export type KeepStreams = 'failed' | 'all' | 'none';
 
-/** Runs one entry of a sweep, recording it as `keep` asks, and returns its result line. */
-export async function runKeepingStreams(
+/**
+ * Runs one entry of a sweep, recording it as `keep` asks, and returns its result line (recording
+ * `entry.spec`) with the line's JSON text when it could be written without re-serialising the result.
+ * `runSpec` is what the worker runs: the entry's spec, or it with settings that are not part of the line
+ * (a judge's).
+ */
+export function runKeepingStreams(
   executor: SessionExecutor,
   entry: SweepEntry,
-  options: { keep: KeepStreams; streamPath: string; timeLimitSeconds: number },
-): Promise<SweepResultLine> {
+  runSpec: SessionSpec,
+  options: { keep: KeepStreams; streamPath: () => string; timeLimitSeconds: number },
+): Promise<RunLine> {
   const { keep, streamPath, timeLimitSeconds } = options;
-  const recorded = () => ({ ...entry.spec, record: { path: streamPath } });
-  if (keep === 'all') return lineOf(entry, await executor.run(recorded(), { timeLimitSeconds }), streamPath);
-  const first = await executor.run(entry.spec, { timeLimitSeconds });
-  if (keep === 'none' || !worthRecording(first.result)) return lineOf(entry, first, null);
-  const second = await executor.run(recorded(), { timeLimitSeconds });
-  return lineOf(entry, { result: reconcile(first.result, second.result), seconds: first.seconds }, streamPath);
+  const recorded = (path: string) => executor.run({ ...runSpec, record: { path } }, { timeLimitSeconds });
+  if (keep === 'all') {
+    const path = streamPath();
+    return recorded(path).then((run) => ({ line: lineOf(entry, run, path), text: null }));
+  }
+  // A callback, not an async function: a tiny session's line costs no extra promises.
+  return executor.run(runSpec, { timeLimitSeconds }).then((first) => {
+    const plain = first.resultJson === undefined ? null : plainLine(entry, first.resultJson, first.seconds);
+    const status = plain ? plain.line : first.result;
+    if (keep === 'none' || !worthRecording(status)) return plain ?? { line: lineOf(entry, first, null), text: null };
+    const path = streamPath();
+    return recorded(path).then((second) => ({ line: lineOf(entry, { result: reconcile(first.result, second.result), seconds: first.seconds }, path), text: null }));
+  });
 }
 
 /**
@@ -52,7 +67,25 @@ function reconcile(first: SessionResult, recorded: SessionResult): SessionResult
   };
 }
 
-function lineOf(entry: SweepEntry, run: PooledRun, streamPath: string | null): SweepResultLine {
+/** A result line: the key, the result's fields (with the line's stream), the spec as the matrix has it, the seconds. */
+export function lineOf(entry: SweepEntry, run: PooledRun, streamPath: string | null): SweepResultLine {
   const stream = streamPath !== null && existsSync(streamPath) ? streamPath : null;
-  return { key: entry.key, ...run.result, stream, spec: entry.spec, seconds: Math.round(run.seconds * 1e4) / 1e4 };
+  return { key: entry.key, ...run.result, stream, spec: entry.spec, seconds: roundSeconds(run.seconds) };
+}
+
+const roundSeconds = (seconds: number) => Math.round(seconds * 1e4) / 1e4;
+
+/**
+ * The line of an unrecorded run from the result's JSON text, spliced rather than parsed and re-serialised:
+ * `text` is exactly `JSON.stringify(lineOf(entry, run, null))` (the result's keys in their order, its
+ * `stream` null in place, then `spec` and `seconds`), and `line` is that text parsed once. Null when the
+ * text is not a result this splice can carry (then the caller builds the line from the parsed result).
+ */
+export function plainLine(entry: SweepEntry, resultJson: string, seconds: number): RunLine | null {
+  if (resultJson.charCodeAt(0) !== 0x7b || resultJson.length < 3) return null;
+  const text = `{"key":${JSON.stringify(entry.key)},${resultJson.slice(1, -1)},"spec":${JSON.stringify(entry.spec)},"seconds":${JSON.stringify(roundSeconds(seconds))}}`;
+  const line = JSON.parse(text) as SweepResultLine;
+  // The splice equals the spread only when the result has a null stream of its own and no key (a result has neither spec nor seconds).
+  if (line.stream !== null || line.key !== entry.key) return null;
+  return { line, text };
 }

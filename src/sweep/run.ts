@@ -4,10 +4,10 @@
  * machines: `src/queue/`) → a sink (`results.jsonl`, running summaries, progress). Memory stays flat
  * whatever the number of sessions.
  */
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { XrsimInputError } from '../errors.js';
 import { checkTimeLimit, createSessionPool, resolveWorkerCount, type SessionExecutor, type SessionPool } from '../session/pool.js';
-import { runBounded } from './bounded.js';
+import { runBoundedBatches } from './bounded.js';
 import { SweepFolder } from './folder.js';
 import { planMatrix, type SweepEntry, type SweepOptions } from './matrix.js';
 import { prepareOutDir } from './out-dir.js';
@@ -127,16 +127,19 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   let runner: EntryRunner | null = queued;
   try {
     runner ??= localRunner(options, { keep, videos, workers, timeLimitSeconds, perWorker });
-    for await (const line of runBounded(pendingEntries(plan.entries(), folder), () => runner!.capacity, (entry) => runner!.run(entry))) {
-      if (folder.done.has(line.key)) continue; // results are idempotent by key
-      folder.append(line);
-      if (runner.written) {
-        folder.flush(); // a queue forgets the job once its line is on disk
-        runner.written(line);
+    // Finished sessions come a batch per wake-up: the generator's promises are paid per batch, not per session.
+    for await (const batch of runBoundedBatches(pendingEntries(plan.entries(), folder), () => runner!.capacity, (entry) => runner!.run(entry))) {
+      for (const { line, text } of batch) {
+        if (folder.done.has(line.key)) continue; // results are idempotent by key
+        folder.append(line, text);
+        if (runner.written) {
+          folder.flush(); // a queue forgets the job once its line is on disk
+          runner.written(line);
+        }
+        tally.add(line);
+        options.onProgress?.({ done: folder.done.size, total: plan.size, failed: tally.failed, errored: tally.errored, resumed, last: line });
+        yield line;
       }
-      tally.add(line);
-      options.onProgress?.({ done: folder.done.size, total: plan.size, failed: tally.failed, errored: tally.errored, resumed, last: line });
-      yield line;
     }
   } finally {
     folder.close();
@@ -158,12 +161,13 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; vi
     get capacity() {
       return executor.concurrency * perWorker * (executor.jobsPerWorker ?? 1);
     },
-    run: async (entry) => {
-      // Judging is scoring: the worker is told the judge and where its images go, the line records what ran.
-      const judged = { ...entry, spec: { ...entry.spec, judge: { ...(options.judge ? { command: options.judge } : {}), imagesDir: join(streams, `${entry.key}.visual`) } } };
-      const line = await runKeepingStreams(executor, judged, { keep, streamPath: join(streams, `${entry.key}.xrs`), timeLimitSeconds });
-      line.spec = entry.spec; // the line is new: it records the spec as the matrix has it, without the judge's settings
-      return videos === 'none' ? line : withVideo(line, videos);
+    run: (entry) => {
+      // Judging is scoring: the worker is told the judge and where its images go, the line records what ran
+      // (the matrix's spec, without the judge's settings). Paths are joined by hand: `streams` is already normal.
+      const judge = { ...(options.judge ? { command: options.judge } : {}), imagesDir: `${streams}${sep}${entry.key}.visual` };
+      const kept = runKeepingStreams(executor, entry, { ...entry.spec, judge }, { keep, streamPath: () => `${streams}${sep}${entry.key}.xrs`, timeLimitSeconds });
+      // A video changes the line after it was made: its text is written from the changed line.
+      return videos === 'none' ? kept : kept.then(async ({ line }) => ({ line: await withVideo(line, videos), text: null }));
     },
     close: async () => {
       await ownPool?.close();
