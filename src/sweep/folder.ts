@@ -75,9 +75,9 @@ export class SweepFolder {
   append(line: SweepResultLine, json: string | null = null): void {
     if (this.writeError) throw this.writeError.error;
     this.done.add(line.key);
-    const text = `${json ?? JSON.stringify(line)}\n`;
-    this.pending.push(text);
-    this.pendingBytes += text.length;
+    const text = json ?? JSON.stringify(line);
+    this.pending.push(text, '\n'); // no copy of the line to append its newline: the batch is joined once
+    this.pendingBytes += text.length + 1;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();
     else this.flushTimer ??= setTimeout(() => this.flushLater(), FLUSH_MS).unref();
   }
