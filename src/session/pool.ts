@@ -70,9 +70,9 @@ interface Slot {
  * sends only as many as {@link QUEUED_SECONDS} of work, so long sessions still go one at a time to
  * whichever worker is free.
  */
-export const MAX_JOBS_PER_WORKER = 32;
+export const MAX_JOBS_PER_WORKER = 64;
 /** Seconds of work (at the recent mean session time) a worker may hold. */
-const QUEUED_SECONDS = 0.05;
+const QUEUED_SECONDS = 0.1;
 /** Weight of the newest session in the running mean of session seconds. */
 const MEAN_WEIGHT = 0.2;
 /** How long a dead worker's last replies may take to arrive before its running job is blamed. */

@@ -74,7 +74,7 @@ export type WorkerMessage = WorkerReady | JobsDone;
  * first: half the work the pool lets a worker hold (`QUEUED_SECONDS` in `pool.ts`), so the pool refills a
  * worker's queue before it runs dry.
  */
-export const REPLY_AFTER_SECONDS = 0.025;
+export const REPLY_AFTER_SECONDS = 0.05;
 
 /**
  * Why a job ended without a reply from its worker:
