@@ -4,31 +4,19 @@
  * only that one; a session that pollutes its worker retires it before the next session runs; every other
  * session gives the result it gives alone, on a fresh worker.
  */
-import { closeSync, fstatSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentHash, createSessionPool, expandMatrix, loadTask, runSession, type SessionPool, type SessionSpec } from '../src/index.js';
+import { contentHash, createSessionPool, expandMatrix, runSession, type SessionPool, type SessionSpec } from '../src/index.js';
 import { RUN_MARKER_ARG, RunMarker, runMarkerWriter } from '../src/session/run-marker.js';
 import { sessionKey } from '../src/sweep/matrix.js';
 import { tempDir } from './helpers/cli.js';
+import { tinyTask as tinyTaskFile } from './helpers/tiny-task.js';
 
 const dir = tempDir();
 const SCENES = ['empty-lab', 'office'];
 
-/** The rolling-ball task cut to five ticks, with `app` (a module written here) as its reference app. */
-function tinyTask(name: string, app?: string): string {
-  const { spec } = loadTask('physics/rolling-ball-checkpoints');
-  const task = { ...spec, id: `test/tiny-${name}`, duration: 5 / 90, ...(app ? { apps: { reference: { module: writeApp(name, app) } } } : {}) };
-  const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(task));
-  return file;
-}
-
-function writeApp(name: string, source: string): string {
-  const file = join(dir, `${name}.mjs`);
-  writeFileSync(file, source);
-  return file;
-}
+const tinyTask = (name: string, app?: string) => tinyTaskFile(dir, name, app);
 
 const plain = tinyTask('plain');
 const crashes = tinyTask('crashes', 'export function frame() { process.exit(3); }\n');

@@ -5,31 +5,20 @@
  * that cannot travel as text (NaN, a stream of their own) still get their line, and the sessions' results
  * and hashes are those of one thread.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSessionPool, loadTask, runSession, runSweep, type SessionResult, type SweepResultLine } from '../src/index.js';
+import { createSessionPool, runSession, runSweep, type SessionResult, type SweepResultLine } from '../src/index.js';
 import { runBoundedBatches } from '../src/sweep/bounded.js';
 import { sessionKey, type SweepEntry } from '../src/sweep/matrix.js';
 import { lineOf, plainLine } from '../src/sweep/record-kept.js';
 import { tempDir } from './helpers/cli.js';
+import { tinyTask as tinyTaskFile } from './helpers/tiny-task.js';
 
 const dir = tempDir();
 const SCENES = ['empty-lab', 'office'];
 
-function tinyTask(name: string, app?: string): string {
-  const { spec } = loadTask('physics/rolling-ball-checkpoints');
-  const task = { ...spec, id: `test/line-${name}`, duration: 5 / 90, ...(app ? { apps: { reference: { module: writeApp(name, app) } } } : {}) };
-  const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(task));
-  return file;
-}
-
-function writeApp(name: string, source: string): string {
-  const file = join(dir, `${name}.mjs`);
-  writeFileSync(file, source);
-  return file;
-}
+const tinyTask = (name: string, app?: string) => tinyTaskFile(dir, name, app);
 
 const plain = tinyTask('plain');
 const throws = tinyTask('throws', 'export function frame() { throw new Error("boom \\u001b \\"quoted\\" é"); }\n');
