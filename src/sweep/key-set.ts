@@ -20,7 +20,9 @@ export class KeySet {
   /** Adds `key`; false when it was already there. */
   add(key: string): boolean {
     if ((this.count + 1) * 2 > this.used.length) this.grow();
-    const [hi, lo] = split(key);
+    split(key);
+    const hi = splitHigh;
+    const lo = splitLow;
     const slot = this.find(hi, lo);
     if (this.used[slot] !== EMPTY) return false;
     this.used[slot] = 1;
@@ -31,8 +33,8 @@ export class KeySet {
   }
 
   has(key: string): boolean {
-    const [hi, lo] = split(key);
-    return this.used[this.find(hi, lo)] !== EMPTY;
+    split(key);
+    return this.used[this.find(splitHigh, splitLow)] !== EMPTY;
   }
 
   /** The slot holding the key, or the empty slot where it would go (linear probing). */
@@ -58,9 +60,26 @@ export class KeySet {
   }
 }
 
-function split(key: string): [number, number] {
-  const hi = Number.parseInt(key.slice(0, 8), 16);
-  const lo = Number.parseInt(key.slice(8), 16);
-  if (key.length !== 16 || Number.isNaN(hi) || Number.isNaN(lo)) throw new TypeError(`a session key is 16 hex digits, got ${JSON.stringify(key)}`);
-  return [hi >>> 0, lo >>> 0];
+/** The halves of the last key split (module scratch: no array per lookup, three lookups a session). */
+let splitHigh = 0;
+let splitLow = 0;
+
+function split(key: string): void {
+  const hi = key.length === 16 ? hexWord(key, 0) : -1;
+  const lo = key.length === 16 ? hexWord(key, 8) : -1;
+  if (hi < 0 || lo < 0) throw new TypeError(`a session key is 16 hex digits, got ${JSON.stringify(key)}`);
+  splitHigh = hi;
+  splitLow = lo;
+}
+
+/** The 8 hex digits of `key` from `from` as an unsigned 32-bit number, or -1 if one is not a hex digit. */
+function hexWord(key: string, from: number): number {
+  let value = 0;
+  for (let i = from; i < from + 8; i++) {
+    const c = key.charCodeAt(i);
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
 }
