@@ -141,3 +141,23 @@ describe('session keys', () => {
     expect(sessionKey({ task: 'physics/stack-settle', scene: 'office', seed: 1, dominantHand: 'right' })).toBe('8a154e1aabb0bf30');
   });
 });
+
+describe('a pool sharing the last jobs of a run among its workers', () => {
+  let pool: SessionPool;
+  beforeAll(() => {
+    pool = createSessionPool({ workers: 2 });
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it('gives each idle worker its share of a few queued jobs, not one worker a whole batch', async () => {
+    for (let round = 0; round < 30 && pool.jobsPerWorker < 40; round++) await Promise.all(Array.from({ length: 48 }, (_, i) => pool.run(tiny(5000 + 48 * round + i))));
+    expect(pool.jobsPerWorker).toBeGreaterThanOrEqual(40);
+    // Twenty jobs arrive at once on two idle workers, each of which could hold all of them: a run's last jobs.
+    const runs = Array.from({ length: 20 }, (_, i) => pool.run(tiny(9000 + i)));
+    const held = (pool as unknown as { slots: { jobs: unknown[] }[] }).slots.map((slot) => slot.jobs.length);
+    expect(held).toEqual([10, 10]);
+    for (const { result } of await Promise.all(runs)) expect(result.status).not.toBe('errored');
+  }, 180_000);
+});

@@ -248,9 +248,19 @@ export class SessionPool implements SessionExecutor {
    */
   private pump(): void {
     const depth = this.jobsPerWorker;
+    // When the queue drains at the end of a run, no worker takes more than its share of the jobs left
+    // (queued and held): else one works through a long batch while the others wait idle.
+    let workers = 0;
+    let outstanding = this.queue.length - this.queueHead;
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.gone) continue;
+      workers++;
+      outstanding += slot.jobs.length;
+    }
+    const most = Math.min(depth, Math.max(1, Math.ceil(outstanding / Math.max(1, workers))));
     for (const slot of this.slots) {
       if (this.queueHead >= this.queue.length) break;
-      if (!slot.ready || slot.gone || !slot.child.connected || slot.jobs.length > depth >> 1) continue;
+      if (!slot.ready || slot.gone || !slot.child.connected || slot.jobs.length > depth >> 1 || slot.jobs.length >= most) continue;
       const now = Date.now(); // xrsim-allow-clock
       if (slot.jobs.length === 0) {
         slot.child.ref();
@@ -259,7 +269,7 @@ export class SessionPool implements SessionExecutor {
       }
       const jobs: RunJob['jobs'] = [];
       let shortestLimit = Infinity;
-      while (slot.jobs.length < depth && this.queueHead < this.queue.length) {
+      while (slot.jobs.length < most && this.queueHead < this.queue.length) {
         const job = this.queue[this.queueHead++];
         slot.jobs.push(job);
         jobs.push({ id: job.id, spec: job.spec });
