@@ -78,3 +78,20 @@ export function checkTimeLimit(seconds: number | undefined): number {
   if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new XrsimInputError(`the time limit must be a positive number of seconds, got ${value}`, { expected: 'seconds, such as 300' });
   return value;
 }
+
+/**
+ * A run whose result came as JSON text: parsed when `result` is first read. A sweep writes the text into its
+ * results file as it is and parses it once, with the line around it (`sweep/record-kept.ts`).
+ */
+export class TextRun implements PooledRun {
+  private parsed: SessionResult | undefined;
+
+  constructor(
+    readonly resultJson: string,
+    readonly seconds: number,
+  ) {}
+
+  get result(): SessionResult {
+    return (this.parsed ??= JSON.parse(this.resultJson) as SessionResult);
+  }
+}

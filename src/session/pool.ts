@@ -15,7 +15,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
-import { checkTimeLimit, resolveWorkerCount, type PooledRun, type SessionExecutor, type SessionPoolOptions } from './executor.js';
+import { checkTimeLimit, resolveWorkerCount, TextRun, type PooledRun, type SessionExecutor, type SessionPoolOptions } from './executor.js';
 import { erroredResult, type SessionResult } from './result.js';
 import type { SessionSpec } from './spec.js';
 import { RUN_MARKER_ARG, RunMarker } from './run-marker.js';
@@ -381,23 +381,6 @@ export class SessionPool implements SessionExecutor {
       child.ref(); // an idle worker is unreferenced: its exit must still keep the process waiting for it
       child.kill(signal);
     });
-  }
-}
-
-/**
- * A run whose result came as JSON text: parsed when `result` is first read. A sweep writes the text into its
- * results file as it is and parses it once, with the line around it (`sweep/record-kept.ts`).
- */
-class TextRun implements PooledRun {
-  private parsed: SessionResult | undefined;
-
-  constructor(
-    readonly resultJson: string,
-    readonly seconds: number,
-  ) {}
-
-  get result(): SessionResult {
-    return (this.parsed ??= JSON.parse(this.resultJson) as SessionResult);
   }
 }
 
