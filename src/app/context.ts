@@ -31,17 +31,10 @@ export interface AppContextHost {
 type AppContextMethods = Pick<AppContext, 'random' | 'addBody' | 'tag' | 'untag' | 'emit' | 'requestHitTest' | 'requestHitTestSource' | 'createAnchor'>;
 type AppBodyMethods = Pick<AppBody, 'position' | 'rotation' | 'linearVelocity' | 'setPose' | 'setVelocity' | 'touching' | 'remove'>;
 
-/** An app's `ctx`. */
+/** An app's `ctx`: its methods are own properties, set in the constructor. */
+export interface SessionAppContext extends AppContextMethods {}
 export class SessionAppContext implements AppContext {
   readonly state: Record<string, unknown> = {};
-  readonly random!: () => number;
-  readonly addBody!: AppContext['addBody'];
-  readonly tag!: AppContext['tag'];
-  readonly untag!: AppContext['untag'];
-  readonly emit!: AppContext['emit'];
-  readonly requestHitTest!: AppContext['requestHitTest'];
-  readonly requestHitTestSource!: AppContext['requestHitTestSource'];
-  readonly createAnchor!: AppContext['createAnchor'];
   readonly #host: AppContextHost;
 
   constructor(host: AppContextHost, readonly dt: number, random: RandomStream, sensing: Sensing, hitSources: Set<HitTestSource>) {
@@ -73,15 +66,9 @@ export class SessionAppContext implements AppContext {
 }
 Object.freeze(SessionAppContext.prototype);
 
-/** A body an app added with `ctx.addBody`. */
+/** A body an app added with `ctx.addBody`: its methods are own properties, set in the constructor. */
+export interface SessionAppBody extends AppBodyMethods {}
 export class SessionAppBody implements AppBody {
-  readonly position!: AppBody['position'];
-  readonly rotation!: AppBody['rotation'];
-  readonly linearVelocity!: AppBody['linearVelocity'];
-  readonly setPose!: AppBody['setPose'];
-  readonly setVelocity!: AppBody['setVelocity'];
-  readonly touching!: AppBody['touching'];
-  readonly remove!: AppBody['remove'];
   #removed = false;
 
   constructor(readonly id: string, handle: number, physics: PhysicsWorld, environment: Environment) {
