@@ -23,6 +23,10 @@
  * for issue 10 and none beat the defaults on both this and the sweep benchmark (docs/SWEEPS.md,
  * "Worker V8 flags"): what is left of the gap to 0.9 is the CPU each session costs when two run at once.
  *
+ * The rates are medians over steady trials (`steady-trials.ts`): each trial times the 2-worker pool, the
+ * 1-worker pool and this thread on the same sessions, in reverse order every other trial, and counts only
+ * when an in-thread probe just before and just after it agrees (the VM's speed changes by tens of percent).
+ *
  * Every process is warmed with {@link WARM_PER_PROCESS} sessions first: V8 keeps optimising Rapier's and
  * our code on its background threads for the first thousand or two sessions of a process, and each worker
  * process pays that again (cold, a worker's helper threads spend as much CPU as the session itself).
@@ -36,9 +40,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionPool, loadTask, runSession, runSweep, type SessionPool } from '../src/index.js';
 import { cpuMs as cpuMsNow, median, processesCpuMs, round } from './stats.js';
+import { steadyTrials } from './steady-trials.js';
 
 const SCENES = ['empty-lab', 'living-room', 'kitchen', 'office'];
-const TIMED = 2000;
+/** Tiny sessions per timed pool run (half as many in this thread). */
+const TIMED = 1200;
+/** Steady trials wanted, and the most run (`steady-trials.ts`). */
+const STEADY_TRIALS = 5;
+const MOST_TRIALS = 9;
+/** In-thread tiny sessions of the probe around each trial (about 0.2 s). */
+const PROBE_SESSIONS = 160;
 /** Tiny sessions each process (worker or this thread) runs before anything is timed. */
 const WARM_PER_PROCESS = 2000;
 
@@ -58,8 +69,11 @@ const options = (task: string, sessions: number, firstSeed: number) => ({
   keepStreams: 'none' as const,
 });
 
+type PoolRate = { rate: number; coordinatorCpuMs: number; workerCpuMs: number | null };
+type SerialRate = { rate: number; seconds: number; cpuMs: number };
+
 /** Sessions per second of a sweep of tiny sessions on `pool`, and CPU ms per session in the coordinator and in a worker. */
-async function sweepRate(pool: SessionPool, task: string, sessions: number, firstSeed: number) {
+async function sweepRate(pool: SessionPool, task: string, sessions: number, firstSeed: number): Promise<PoolRate> {
   const out = mkdtempSync(join(tmpdir(), 'xrsim-bench-scale-'));
   const pids = pool.workerPids;
   const workersBefore = processesCpuMs(pids);
@@ -78,11 +92,12 @@ async function sweepRate(pool: SessionPool, task: string, sessions: number, firs
 }
 
 /** Sessions per second of the same kind of sessions, one after another in this thread, and CPU ms per session. */
-async function serialRate(task: string, sessions: number, firstSeed: number) {
+async function serialRate(task: string, sessions: number, firstSeed: number): Promise<SerialRate> {
   const cpuBefore = cpuMsNow();
   const start = performance.now();
   for (let i = 0; i < sessions; i++) await runSession({ task, seed: firstSeed + Math.floor(i / SCENES.length), scene: SCENES[i % SCENES.length], dominantHand: 'right' });
-  return { rate: sessions / ((performance.now() - start) / 1000), cpuMs: (cpuMsNow() - cpuBefore) / sessions };
+  const seconds = (performance.now() - start) / 1000;
+  return { rate: sessions / seconds, seconds, cpuMs: (cpuMsNow() - cpuBefore) / sessions };
 }
 
 /** The coordinator's memory over a long sweep, measured in a child process. */
@@ -106,24 +121,42 @@ export async function scaleBenchmark(progress: (line: string) => void) {
     await sweepRate(pools.two, task, 2 * WARM_PER_PROCESS, 100_000);
     if (control) await sweepRate(control, task, 2 * WARM_PER_PROCESS, 100_000);
     await serialRate(task, WARM_PER_PROCESS, 100_000);
-    const one: number[] = [];
-    const two: number[] = [];
-    const twoV8Defaults: number[] = [];
-    const serial: number[] = [];
-    const cpu = { serial: [] as number[], worker: [] as number[], coordinator: [] as number[] };
-    for (let trial = 0; trial < 3; trial++) {
-      progress(`trial ${trial + 1} of 3: ${TIMED} tiny sessions on 2 workers, on 1 worker, in one thread …`);
-      const seed = 200_000 + trial * TIMED;
-      const onTwo = await sweepRate(pools.two, task, TIMED, seed);
-      two.push(onTwo.rate);
-      cpu.coordinator.push(onTwo.coordinatorCpuMs);
-      if (onTwo.workerCpuMs !== null) cpu.worker.push(onTwo.workerCpuMs);
-      one.push((await sweepRate(pools.one, task, TIMED, seed)).rate);
-      if (control) twoV8Defaults.push((await sweepRate(control, task, TIMED, seed)).rate);
-      const inThread = await serialRate(task, TIMED / 2, seed);
-      serial.push(inThread.rate);
-      cpu.serial.push(inThread.cpuMs);
-    }
+    type Trial = { two: number; one: number; serial: number; twoV8Defaults: number | null; cpu: { serial: number; worker: number | null; coordinator: number } };
+    const trials = await steadyTrials<Trial>({
+      wanted: STEADY_TRIALS,
+      most: MOST_TRIALS,
+      progress,
+      probe: async () => (await serialRate(task, PROBE_SESSIONS, 300_000)).seconds,
+      trial: async (index) => {
+        const seed = 200_000 + index * TIMED;
+        const rates: { two?: PoolRate; one?: PoolRate; control?: PoolRate; serial?: SerialRate } = {};
+        const steps = [
+          async () => void (rates.two = await sweepRate(pools.two, task, TIMED, seed)),
+          async () => void (rates.one = await sweepRate(pools.one, task, TIMED, seed)),
+          async () => void (rates.control = control ? await sweepRate(control, task, TIMED, seed) : undefined),
+          async () => void (rates.serial = await serialRate(task, TIMED / 2, seed)),
+        ];
+        // Every other trial runs in reverse order, so that a machine slowly speeding up or down favours no configuration.
+        for (const step of index % 2 === 1 ? steps.reverse() : steps) await step();
+        const { two, one, control: onControl, serial } = rates as Required<typeof rates>;
+        return {
+          two: two.rate,
+          one: one.rate,
+          serial: serial.rate,
+          twoV8Defaults: onControl?.rate ?? null,
+          cpu: { serial: serial.cpuMs, worker: two.workerCpuMs, coordinator: two.coordinatorCpuMs },
+        };
+      },
+    });
+    const two = trials.used.map((t) => t.two);
+    const one = trials.used.map((t) => t.one);
+    const serial = trials.used.map((t) => t.serial);
+    const twoV8Defaults = trials.used.flatMap((t) => (t.twoV8Defaults === null ? [] : [t.twoV8Defaults]));
+    const cpu = {
+      serial: trials.used.map((t) => t.cpu.serial),
+      worker: trials.used.flatMap((t) => (t.cpu.worker === null ? [] : [t.cpu.worker])),
+      coordinator: trials.used.map((t) => t.cpu.coordinator),
+    };
     const cpuMs = { serial: median(cpu.serial), worker: cpu.worker.length ? median(cpu.worker) : null, coordinator: median(cpu.coordinator) };
     const workerV8Flags = pools.two.workerV8Flags;
     await Promise.all([pools.one.close(), pools.two.close(), control?.close()]);
@@ -136,6 +169,7 @@ export async function scaleBenchmark(progress: (line: string) => void) {
     return {
       details: {
         timedSessions: TIMED,
+        trials: { steady: trials.steady, used: trials.used.length, probeDrifts: trials.drifts },
         workerV8Flags,
         sessionsPerSecond: { twoWorkers: two.map((r) => round(r)), oneWorker: one.map((r) => round(r)), serialOneThread: serial.map((r) => round(r)), ...(control ? { twoWorkersV8Defaults: twoV8Defaults.map((r) => round(r)) } : {}) },
         cpuMsPerSession: { serial: cpu.serial.map((ms) => round(ms)), worker: cpu.worker.map((ms) => round(ms)), coordinator: cpu.coordinator.map((ms) => round(ms)) },

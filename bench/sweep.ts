@@ -10,6 +10,10 @@
  * their threads, from /proc): 2 workers doing the same sessions for more CPU than 1 is what keeps the
  * speedup below 2 even with both cores free.
  *
+ * The figures are medians over steady trials (`steady-trials.ts`): each trial times 1 worker, 2 workers and
+ * this thread, in reverse order every other trial, and counts only when an in-thread probe (the matrix's
+ * first sessions) just before and just after it agrees.
+ *
  * Workers run with V8's defaults unless XRSIM_WORKER_V8_FLAGS names flags for them
  * (`src/session/worker-flags.ts`); then the same trials also time a 2-worker pool with V8's defaults
  * (`details.seconds.twoWorkersV8Defaults`), so one run shows what the flags gain or lose.
@@ -21,13 +25,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionPool, expandMatrix, runSession, runSweep, type SessionPool } from '../src/index.js';
 import { median, processesCpuMs, round } from './stats.js';
+import { steadyTrials } from './steady-trials.js';
 
 const OPTIONS = { seeds: [1], keepStreams: 'none' as const };
 /** Suite runs each worker (and this thread) makes before anything is timed. */
 const WARM_RUNS_PER_WORKER = 3;
+/** Steady trials wanted, and the most run (`steady-trials.ts`). */
+const STEADY_TRIALS = 5;
+const MOST_TRIALS = 7;
+/** Sessions of the matrix (its first ones) that the probe around each trial runs in this thread. */
+const PROBE_SESSIONS = 6;
+
+/** A timed sweep: wall seconds, seconds to its first result, sessions, and its workers' CPU seconds (null when unknown). */
+type Timed = { seconds: number; first: number; sessions: number; workerCpuSeconds: number | null };
 
 /** Wall seconds of a whole sweep, and of its first result, on `pool` (warm) or a new pool (cold). */
-export async function timeSweep(workers: number, pool?: SessionPool): Promise<{ seconds: number; first: number; sessions: number; workerCpuSeconds: number | null }> {
+export async function timeSweep(workers: number, pool?: SessionPool): Promise<Timed> {
   const out = mkdtempSync(join(tmpdir(), 'xrsim-bench-sweep-'));
   const pids = pool?.workerPids ?? [];
   const cpuBefore = processesCpuMs(pids);
@@ -78,26 +91,36 @@ export async function sweepBenchmark(progress: (line: string) => void) {
     if (control) await timeSweep(2, control);
     await timeSerial();
   }
-  const one: number[] = [];
-  const two: number[] = [];
-  const twoV8Defaults: number[] = [];
-  const serial: number[] = [];
-  const workerCpu = { one: [] as number[], two: [] as number[], twoV8Defaults: [] as number[] };
-  for (let trial = 0; trial < 3; trial++) {
-    progress(`trial ${trial + 1} of 3: 1 worker, 2 workers, one thread …`);
-    const onOne = await timeSweep(1, pools.one);
-    const onTwo = await timeSweep(2, pools.two);
-    one.push(onOne.seconds);
-    two.push(onTwo.seconds);
-    if (onOne.workerCpuSeconds !== null) workerCpu.one.push(onOne.workerCpuSeconds);
-    if (onTwo.workerCpuSeconds !== null) workerCpu.two.push(onTwo.workerCpuSeconds);
-    if (control) {
-      const onControl = await timeSweep(2, control);
-      twoV8Defaults.push(onControl.seconds);
-      if (onControl.workerCpuSeconds !== null) workerCpu.twoV8Defaults.push(onControl.workerCpuSeconds);
-    }
-    serial.push(await timeSerial());
-  }
+  type Trial = { one: Timed; two: Timed; control: Timed | null; serial: number };
+  const probeEntries = expandMatrix(OPTIONS).slice(0, PROBE_SESSIONS);
+  const trials = await steadyTrials<Trial>({
+    wanted: STEADY_TRIALS,
+    most: MOST_TRIALS,
+    progress,
+    probe: async () => {
+      const start = performance.now();
+      for (const entry of probeEntries) await runSession(entry.spec);
+      return (performance.now() - start) / 1000;
+    },
+    trial: async (index) => {
+      const timed: { one?: Timed; two?: Timed; control?: Timed | null; serial?: number } = {};
+      const steps = [
+        async () => void (timed.one = await timeSweep(1, pools.one)),
+        async () => void (timed.two = await timeSweep(2, pools.two)),
+        async () => void (timed.control = control ? await timeSweep(2, control) : null),
+        async () => void (timed.serial = await timeSerial()),
+      ];
+      // Every other trial runs in reverse order, so that a machine slowly speeding up or down favours no configuration.
+      for (const step of index % 2 === 1 ? steps.reverse() : steps) await step();
+      return timed as Trial;
+    },
+  });
+  const one = trials.used.map((t) => t.one.seconds);
+  const two = trials.used.map((t) => t.two.seconds);
+  const twoV8Defaults = trials.used.flatMap((t) => (t.control ? [t.control.seconds] : []));
+  const serial = trials.used.map((t) => t.serial);
+  const cpuOf = (runs: (Timed | null)[]) => runs.flatMap((t) => (t?.workerCpuSeconds == null ? [] : [t.workerCpuSeconds]));
+  const workerCpu = { one: cpuOf(trials.used.map((t) => t.one)), two: cpuOf(trials.used.map((t) => t.two)), twoV8Defaults: cpuOf(trials.used.map((t) => t.control)) };
   const workerV8Flags = pools.two.workerV8Flags;
   await Promise.all([pools.one.close(), pools.two.close(), control?.close()]);
   progress('peak memory per worker …');
@@ -106,6 +129,7 @@ export async function sweepBenchmark(progress: (line: string) => void) {
   return {
     details: {
       sessions,
+      trials: { steady: trials.steady, used: trials.used.length, probeDrifts: trials.drifts },
       workerV8Flags,
       seconds: { oneWorker: round(median(one)), twoWorkers: round(median(two)), serialOneThread: round(median(serial)), ...(control ? { twoWorkersV8Defaults: round(median(twoV8Defaults)) } : {}) },
       sessionsPerSecond: { oneWorker: round(sessions / median(one)), twoWorkers: round(sessions / median(two)) },
