@@ -96,6 +96,24 @@ function score(poison: { at: Poison; value: number } | null): { guarded: Milesto
   return { guarded: guarded.finish(), alone: alone.flatMap((v) => v.finish()) };
 }
 
+/** The largest finite float32. */
+const F32_MAX = 3.4028234663852886e38;
+
+/** The guarded milestones of ordinary frames, `poison` applied to the frame of tick {@link POISON_TICK}. */
+function guardedAfter(poison: (frame: Frame) => void): Milestone[] {
+  const guarded = createTaskValidators(model);
+  const tags = new TagRegistry();
+  const [x, y, z] = model.taskFrame.position;
+  tags.tag('x', 'x', () => [x, y + 0.3, z]);
+  const frame = new Frame(layout);
+  for (let tick = 0; tick < TICKS; tick++) {
+    fill(frame, tick, tags, null);
+    if (tick === POISON_TICK) poison(frame);
+    guarded.observe(frame);
+  }
+  return guarded.finish();
+}
+
 describe('the scoring layer', () => {
   it('fails a NaN or infinite metric under every comparison, with no credit and no metric', () => {
     for (const comparison of ['atMost', 'atLeast', 'exactly'] as const) {
@@ -131,6 +149,22 @@ describe('a non-finite value in a frame fails every formula', () => {
       });
     }
   }
+
+  it('finds -Infinity in the last float of a channel, and opposite infinities together', () => {
+    const last = (frame: Frame) => frame.bodyPoses.length - 1;
+    for (const poison of [(f: Frame) => (f.bodyPoses[last(f)] = -Infinity), (f: Frame) => f.bodyPoses.set([Infinity, -Infinity], 7)]) {
+      const guarded = guardedAfter(poison);
+      for (const milestone of guarded) expect(milestone, milestone.id).toMatchObject({ passed: false, metric: null, ticks: [POISON_TICK] });
+    }
+  });
+
+  it('takes the largest finite float32, everywhere at once, for finite', () => {
+    const guarded = guardedAfter((frame) => {
+      frame.bodyPoses.fill(F32_MAX);
+      for (const name of ['head', 'hand-left', 'hand-right', 'contacts']) frame.channel(name)?.fill(-F32_MAX);
+    });
+    for (const milestone of guarded) expect(milestone.note ?? '', milestone.id).not.toMatch(/non-finite/);
+  });
 
   it('formulas alone fold a NaN body into a passing metric of 0: the guard is what stops it', () => {
     const { alone, guarded } = score({ at: 'bodies', value: NaN });

@@ -27,17 +27,24 @@ export interface NamedEvent {
 
 /** Decoded per-frame state shared by a session's validators. */
 export class FrameState {
-  private readonly roles = new Map<number, { role: string; id: string }>();
+  /** Declared tags by number, each with its role's state once a pose was read (one lookup per pose). */
+  private readonly roles = new Map<number, { role: string; id: string; state: TagState | null }>();
   readonly tags = new Map<string, TagState>();
+  /** The states in {@link tags}, in the order first seen: for loops over every tag each frame, with no iterator. */
+  readonly tagList: TagState[] = [];
   /** This frame's events (cleared every frame). */
   readonly events: NamedEvent[] = [];
 
   /** Decodes `frame`'s records. Call once per frame before the validators observe it. */
   observe(frame: FrameView): void {
-    this.events.length = 0;
-    for (const tag of this.tags.values()) tag.present = false;
+    // Both checks cost less than what they skip: emptying an empty array and reading `.buffer` are calls into V8.
+    if (this.events.length !== 0) this.events.length = 0;
+    for (let k = 0; k < this.tagList.length; k++) this.tagList[k].present = false;
     const e = frame.events;
-    if (this.floats?.buffer !== e.buffer) this.floats = new Float32Array(e.buffer, e.byteOffset, e.length);
+    if (this.words !== e) {
+      this.words = e; // a frame's event words are replaced only when they grow
+      this.floats = new Float32Array(e.buffer, e.byteOffset, e.length);
+    }
     for (let i = 0; i < frame.eventWords; i += 1 + (e[i] & 0xffff)) {
       const type = e[i] >>> 16;
       const length = e[i] & 0xffff;
@@ -51,7 +58,7 @@ export class FrameState {
       switch (type) {
         case EventType.TagDeclared: {
           const { role, id } = readJsonPayload<{ role: string; id: string }>(payload, 1);
-          this.roles.set(payload[0], { role, id });
+          this.roles.set(payload[0], { role, id, state: null });
           break;
         }
         case EventType.AppEvent: {
@@ -72,7 +79,9 @@ export class FrameState {
     }
   }
 
-  private floats: Float32Array | null = null;
+  /** The event words last decoded, and the same memory as floats. */
+  private words: Uint32Array | null = null;
+  private floats: Float32Array = new Float32Array(0);
 
   /** Reads a TagPoses payload starting at word `o0` of the event words `w` (and their float view `f`). */
   private readPoses(w: Uint32Array, f: Float32Array, o0: number): void {
@@ -80,11 +89,7 @@ export class FrameState {
     for (let k = 0, o = o0 + TAG_POSES_PAYLOAD.records; k < count; k++, o += TR.words) {
       const declared = this.roles.get(w[o + TR.tag]);
       if (!declared) continue;
-      let tag = this.tags.get(declared.role);
-      if (!tag) {
-        tag = { present: false, position: [0, 0, 0], rotation: [0, 0, 0, 1], id: declared.id };
-        this.tags.set(declared.role, tag);
-      }
+      const tag = (declared.state ??= this.stateOf(declared.role, declared.id));
       tag.id = declared.id;
       tag.present = w[o + TR.present] === 1;
       const p = tag.position;
@@ -98,5 +103,16 @@ export class FrameState {
       q[2] = f[pose + 5];
       q[3] = f[pose + 6];
     }
+  }
+
+  /** The state of the tags with `role`, created (absent, at the origin) the first time. */
+  private stateOf(role: string, id: string): TagState {
+    let tag = this.tags.get(role);
+    if (!tag) {
+      tag = { present: false, position: [0, 0, 0], rotation: [0, 0, 0, 1], id };
+      this.tags.set(role, tag);
+      this.tagList.push(tag);
+    }
+    return tag;
   }
 }
