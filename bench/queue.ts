@@ -4,7 +4,8 @@
  *
  * - `queue_vs_local_2_workers`: sessions per second through the queue with 2 `xrsim worker` processes of one
  *   session worker each, ÷ the local pool with 2 workers, on the same matrix (suite tasks, reference apps,
- *   one scene); each trial uses fresh seeds for both, and the ratio is the median of the trials' ratios.
+ *   one scene); each trial uses fresh seeds for both, and the ratio is the median of the trials' ratios
+ *   over steady trials (`steady-trials.ts`: bracketed by an in-thread probe; reverse order every other trial).
  * - `queue_overhead_ms_per_job`: what a job costs a worker slot beyond its session, from tiny sessions
  *   (five ticks): (queue seconds − local seconds) × 2 slots ÷ jobs.
  * - `redis_ops_per_job`: Redis commands per job over the tiny queue sweeps (INFO commandstats deltas; the
@@ -17,15 +18,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSessionPool, loadTask, runSweep, type RunSweepOptions, type SessionPool } from '../src/index.js';
+import { createSessionPool, loadTask, runSession, runSweep, type RunSweepOptions, type SessionPool } from '../src/index.js';
 import { startLocalRedis, type LocalRedis } from './redis-server.js';
 import { median, round } from './stats.js';
+import { steadyTrials } from './steady-trials.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SUITE = { tasks: ['physics/*', 'xr/{poke-button,palm-menu,pinch-spawn-ball}'], scenes: ['office'], hands: ['right' as const] };
 const SUITE_SEEDS = 10;
 const TINY_SESSIONS = 600;
+/** Steady trials wanted, and the most run (`steady-trials.ts`). */
 const TRIALS = 5;
+const MOST_TRIALS = 8;
+/** In-thread tiny sessions of the probe around each trial. */
+const PROBE_SESSIONS = 160;
 
 /** A small user task, five ticks long (as the scale benchmark's). */
 function tinyTask(dir: string): string {
@@ -36,7 +42,9 @@ function tinyTask(dir: string): string {
 }
 
 /** Seconds and sessions of one sweep. */
-async function timeSweep(options: RunSweepOptions): Promise<{ seconds: number; sessions: number }> {
+type Timed = { seconds: number; sessions: number };
+
+async function timeSweep(options: RunSweepOptions): Promise<Timed> {
   const start = performance.now();
   let sessions = 0;
   const sweep = runSweep(options);
@@ -87,41 +95,58 @@ export async function queueBenchmark(progress: (line: string) => void) {
       await timeSweep({ ...m(), executor: pool, keepStreams: 'none' });
       await timeSweep({ ...m(), queue });
     }
-    const ratios: number[] = [];
-    const suite = { local: [] as number[], queue: [] as number[] };
-    const overheads: number[] = [];
-    const tinyRates = { local: [] as number[], queue: [] as number[] };
-    let jobs = 0;
-    let suiteSessions = 0;
-    let coordinatorCpu = 0;
-    let redisUse = { commands: 0, cpu: 0, bytes: 0 };
-    for (let trial = 0; trial < TRIALS; trial++) {
-      progress(`trial ${trial + 1} of ${TRIALS}: suite sessions locally and through the queue, then ${TINY_SESSIONS} tiny ones …`);
-      const local = await timeSweep({ ...matrix(SUITE, SUITE_SEEDS), executor: pool, keepStreams: 'none' });
-      seed -= SUITE_SEEDS; // the same seeds through the queue
-      const queued = await timeSweep({ ...matrix(SUITE, SUITE_SEEDS), queue });
-      suiteSessions = local.sessions;
-      suite.local.push(local.sessions / local.seconds);
-      suite.queue.push(queued.sessions / queued.seconds);
-      ratios.push(local.seconds / queued.seconds);
-      const tinyLocal = await timeSweep({ ...tinyMatrix(), executor: pool, keepStreams: 'none' });
-      seed -= TINY_SESSIONS / 4;
-      const before = redisCounters(redis);
-      const cpuBefore = process.cpuUsage();
-      const tinyQueued = await timeSweep({ ...tinyMatrix(), queue });
-      const cpu = process.cpuUsage(cpuBefore);
-      const after = redisCounters(redis);
-      coordinatorCpu += (cpu.user + cpu.system) / 1000;
-      redisUse = { commands: redisUse.commands + after.commands - before.commands, cpu: redisUse.cpu + after.cpu - before.cpu, bytes: redisUse.bytes + after.bytes - before.bytes };
-      jobs += tinyQueued.sessions;
-      tinyRates.local.push(tinyLocal.sessions / tinyLocal.seconds);
-      tinyRates.queue.push(tinyQueued.sessions / tinyQueued.seconds);
-      overheads.push(((tinyQueued.seconds - tinyLocal.seconds) * 2 * 1000) / tinyQueued.sessions);
-    }
+    type Counters = { commands: number; cpu: number; bytes: number };
+    type Trial = { suiteLocal: Timed; suiteQueue: Timed; tinyLocal: Timed; tinyQueue: Timed; coordinatorCpuMs: number; redis: Counters };
+    const trials = await steadyTrials<Trial>({
+      wanted: TRIALS,
+      most: MOST_TRIALS,
+      progress,
+      probe: async () => {
+        const start = performance.now();
+        for (let i = 0; i < PROBE_SESSIONS; i++) await runSession({ task: tiny, seed: 500_000 + i, scene: 'empty-lab', dominantHand: 'right' });
+        return (performance.now() - start) / 1000;
+      },
+      trial: async (index) => {
+        // Fresh seeds per trial, the same for the local pool and the queue.
+        const suite = matrix(SUITE, SUITE_SEEDS);
+        const small = tinyMatrix();
+        const run: Partial<Trial> = {};
+        const steps = [
+          async () => void (run.suiteLocal = await timeSweep({ ...suite, executor: pool, keepStreams: 'none' })),
+          async () => void (run.suiteQueue = await timeSweep({ ...suite, queue })),
+          async () => void (run.tinyLocal = await timeSweep({ ...small, executor: pool, keepStreams: 'none' })),
+          async () => {
+            const before = redisCounters(redis);
+            const cpuBefore = process.cpuUsage();
+            run.tinyQueue = await timeSweep({ ...small, queue });
+            const cpu = process.cpuUsage(cpuBefore);
+            const after = redisCounters(redis);
+            run.coordinatorCpuMs = (cpu.user + cpu.system) / 1000;
+            run.redis = { commands: after.commands - before.commands, cpu: after.cpu - before.cpu, bytes: after.bytes - before.bytes };
+          },
+        ];
+        // Every other trial runs in reverse order, so that a machine slowly speeding up or down favours neither.
+        for (const step of index % 2 === 1 ? steps.reverse() : steps) await step();
+        return run as Trial;
+      },
+    });
+    const used = trials.used;
+    const ratios = used.map((t) => t.suiteLocal.seconds / t.suiteQueue.seconds);
+    const overheads = used.map((t) => ((t.tinyQueue.seconds - t.tinyLocal.seconds) * 2 * 1000) / t.tinyQueue.sessions);
+    const jobs = used.reduce((sum, t) => sum + t.tinyQueue.sessions, 0);
+    const coordinatorCpu = used.reduce((sum, t) => sum + t.coordinatorCpuMs, 0);
+    const redisUse = used.reduce((sum, t) => ({ commands: sum.commands + t.redis.commands, cpu: sum.cpu + t.redis.cpu, bytes: sum.bytes + t.redis.bytes }), { commands: 0, cpu: 0, bytes: 0 });
+    const rate = (timed: Timed) => round(timed.sessions / timed.seconds);
     return {
       details: {
-        suiteSessionsPerTrial: suiteSessions,
-        sessionsPerSecond: { suiteLocal: suite.local.map((r) => round(r)), suiteQueue: suite.queue.map((r) => round(r)), tinyLocal: tinyRates.local.map((r) => round(r)), tinyQueue: tinyRates.queue.map((r) => round(r)) },
+        suiteSessionsPerTrial: used[0].suiteLocal.sessions,
+        trials: { steady: trials.steady, used: used.length, probeDrifts: trials.drifts },
+        sessionsPerSecond: {
+          suiteLocal: used.map((t) => rate(t.suiteLocal)),
+          suiteQueue: used.map((t) => rate(t.suiteQueue)),
+          tinyLocal: used.map((t) => rate(t.tinyLocal)),
+          tinyQueue: used.map((t) => rate(t.tinyQueue)),
+        },
         overheadMsPerJob: overheads.map((o) => round(o)),
         tinyJobsMeasured: jobs,
         redisVersion: redis.info('server').redis_version,

@@ -43,6 +43,7 @@ export async function steadyTrials<T>(options: SteadyTrialsOptions<T>): Promise<
   const all: T[] = [];
   const steadyOnes: T[] = [];
   const drifts: number[] = [];
+  await probe(); // once untimed: the first run of any code in a process is slower while V8 compiles it
   let before = await probe();
   for (let index = 0; index < most && steadyOnes.length < wanted; index++) {
     progress(`trial ${index + 1} (${steadyOnes.length} of ${wanted} steady so far, at most ${most}) …`);
