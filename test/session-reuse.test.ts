@@ -3,7 +3,7 @@
  * files, the model built from the same inputs, the scene geometry store as built. None of it may let one
  * session affect another, or hide an edit to a file between sessions.
  */
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession, loadTask, runSession } from '../src/index.js';
@@ -55,6 +55,27 @@ describe('sessions reuse what they can', () => {
     expect(broken.error?.message).toContain(file);
     writeFileSync(file, original);
     expect((await runSession(spec)).hash).toBe(first.hash);
+  });
+
+  it('see a same-size edit of a settled file whose modification time was put back', async () => {
+    const dir = copyTask('physics/rolling-ball-checkpoints');
+    const file = join(dir, 'task.json');
+    const original = readFileSync(file, 'utf8');
+    const duration = /"duration": *([0-9.]+)/.exec(original)![1];
+    const sameSize = duration.replace(/[0-9]$/, (d) => String((Number(d) + 1) % 10)); // one digit changed
+    const lastHour = Math.floor(Date.now() / 1000) - 3600; // whole seconds: set back exactly below
+    utimesSync(file, lastHour, lastHour);
+    // Unchanged for two seconds: its text is kept from now on (src/json/kept-texts.ts).
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const spec = { task: file, scene: 'empty-lab', seed: 1 };
+    const first = await runSession(spec);
+    const { size } = statSync(file);
+    writeFileSync(file, original.replace(`"duration": ${duration}`, `"duration": ${sameSize}`));
+    utimesSync(file, lastHour, lastHour);
+    expect(statSync(file)).toMatchObject({ size, mtimeMs: lastHour * 1000 });
+    const edited = await runSession(spec);
+    expect(edited.ticks).toBe(Math.round(Number(sameSize) * 90));
+    expect(edited.ticks).not.toBe(first.ticks);
   });
 
   it('build a new model when an app module changed', async () => {

@@ -1,6 +1,7 @@
 /**
  * Per-process caches of loaded documents, by content. A sweep's worker loads the same task, scene and hand
- * model for session after session; reading a file again is cheap, parsing and validating it is not. A
+ * model for session after session; reading a file again is cheap (and skipped while it is unchanged:
+ * `kept-texts.ts`), parsing and validating it is not. A
  * cache entry is keyed by the file and holds the text it was made from: the same text gives back the same
  * (validated, frozen) result, a changed file is loaded afresh, so an edit between sessions is never missed.
  */

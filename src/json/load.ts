@@ -2,12 +2,13 @@
  * Reading JSON data files (scenes, tasks) with errors that say where the problem is.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { XrsimInputError, pointerToJsonPath } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { readTextKept } from './kept-texts.js';
 import { lineAndColumn, locateJsonSyntaxError } from './syntax.js';
 
 /** The largest scene, task or hand-model file read (the shipped ones are a few kilobytes). */
@@ -35,7 +36,7 @@ export function readTextFile(path: string): string {
     if (stat.isDirectory()) throw new XrsimInputError('is a directory, not a file', { file: path });
     if (!stat.isFile()) throw new XrsimInputError('not a regular file', { file: path, expected: 'a JSON file' });
     if (stat.size > MAX_JSON_FILE_BYTES) throw new XrsimInputError(`${stat.size} bytes is too large`, { file: path, expected: `a JSON file of at most ${MAX_JSON_FILE_BYTES} bytes` });
-    return readFileSync(path, 'utf8');
+    return readTextKept(path, stat);
   } catch (err) {
     throw err instanceof XrsimInputError ? err : unreadable(err);
   }
