@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { createSessionPool, loadTask, runSession, runSweep, type RunSweepOptions, type SessionPool } from '../src/index.js';
 import { startLocalRedis, type LocalRedis } from './redis-server.js';
 import { median, round } from './stats.js';
-import { steadyTrials } from './steady-trials.js';
+import { inAlternatingOrder, steadyTrials } from './steady-trials.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SUITE = { tasks: ['physics/*', 'xr/{poke-button,palm-menu,pinch-spawn-ball}'], scenes: ['office'], hands: ['right' as const] };
@@ -111,7 +111,7 @@ export async function queueBenchmark(progress: (line: string) => void) {
         const suite = matrix(SUITE, SUITE_SEEDS);
         const small = tinyMatrix();
         const run: Partial<Trial> = {};
-        const steps = [
+        await inAlternatingOrder(index, [
           async () => void (run.suiteLocal = await timeSweep({ ...suite, executor: pool, keepStreams: 'none' })),
           async () => void (run.suiteQueue = await timeSweep({ ...suite, queue })),
           async () => void (run.tinyLocal = await timeSweep({ ...small, executor: pool, keepStreams: 'none' })),
@@ -124,9 +124,7 @@ export async function queueBenchmark(progress: (line: string) => void) {
             run.coordinatorCpuMs = (cpu.user + cpu.system) / 1000;
             run.redis = { commands: after.commands - before.commands, cpu: after.cpu - before.cpu, bytes: after.bytes - before.bytes };
           },
-        ];
-        // Every other trial runs in reverse order, so that a machine slowly speeding up or down favours neither.
-        for (const step of index % 2 === 1 ? steps.reverse() : steps) await step();
+        ]);
         return run as Trial;
       },
     });

@@ -40,7 +40,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionPool, loadTask, runSession, runSweep, type SessionPool } from '../src/index.js';
 import { cpuMs as cpuMsNow, median, processesCpuMs, round } from './stats.js';
-import { steadyTrials } from './steady-trials.js';
+import { inAlternatingOrder, steadyTrials } from './steady-trials.js';
 
 const SCENES = ['empty-lab', 'living-room', 'kitchen', 'office'];
 /** Tiny sessions per timed pool run (half as many in this thread). */
@@ -130,14 +130,12 @@ export async function scaleBenchmark(progress: (line: string) => void) {
       trial: async (index) => {
         const seed = 200_000 + index * TIMED;
         const rates: { two?: PoolRate; one?: PoolRate; control?: PoolRate; serial?: SerialRate } = {};
-        const steps = [
+        await inAlternatingOrder(index, [
           async () => void (rates.two = await sweepRate(pools.two, task, TIMED, seed)),
           async () => void (rates.one = await sweepRate(pools.one, task, TIMED, seed)),
           async () => void (rates.control = control ? await sweepRate(control, task, TIMED, seed) : undefined),
           async () => void (rates.serial = await serialRate(task, TIMED / 2, seed)),
-        ];
-        // Every other trial runs in reverse order, so that a machine slowly speeding up or down favours no configuration.
-        for (const step of index % 2 === 1 ? steps.reverse() : steps) await step();
+        ]);
         const { two, one, control: onControl, serial } = rates as Required<typeof rates>;
         return {
           two: two.rate,

@@ -58,3 +58,11 @@ export async function steadyTrials<T>(options: SteadyTrialsOptions<T>): Promise<
   const steady = steadyOnes.length * 2 >= wanted;
   return { used: steady ? steadyOnes : all, steady, drifts };
 }
+
+/**
+ * Runs a trial's steps in order, or in reverse order when `index` is odd, so that a machine slowly
+ * speeding up or down across trials favours none of the configurations the steps time.
+ */
+export async function inAlternatingOrder(index: number, steps: (() => Promise<void>)[]): Promise<void> {
+  for (const step of index % 2 === 1 ? [...steps].reverse() : steps) await step();
+}

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionPool, expandMatrix, runSession, runSweep, type SessionPool } from '../src/index.js';
 import { median, processesCpuMs, round } from './stats.js';
-import { steadyTrials } from './steady-trials.js';
+import { inAlternatingOrder, steadyTrials } from './steady-trials.js';
 
 const OPTIONS = { seeds: [1], keepStreams: 'none' as const };
 /** Suite runs each worker (and this thread) makes before anything is timed. */
@@ -104,14 +104,12 @@ export async function sweepBenchmark(progress: (line: string) => void) {
     },
     trial: async (index) => {
       const timed: { one?: Timed; two?: Timed; control?: Timed | null; serial?: number } = {};
-      const steps = [
+      await inAlternatingOrder(index, [
         async () => void (timed.one = await timeSweep(1, pools.one)),
         async () => void (timed.two = await timeSweep(2, pools.two)),
         async () => void (timed.control = control ? await timeSweep(2, control) : null),
         async () => void (timed.serial = await timeSerial()),
-      ];
-      // Every other trial runs in reverse order, so that a machine slowly speeding up or down favours no configuration.
-      for (const step of index % 2 === 1 ? steps.reverse() : steps) await step();
+      ]);
       return timed as Trial;
     },
   });
