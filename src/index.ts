@@ -242,6 +242,8 @@ export {
   SessionPool,
   SESSION_WORKER,
   DEFAULT_TIME_LIMIT,
+  DEFAULT_BATCH_SECONDS,
+  MAX_JOBS_PER_WORKER,
   MAX_WORKERS_PER_CORE,
   type SessionPoolOptions,
   type SessionExecutor,

@@ -7,7 +7,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentHash, createSessionPool, expandMatrix, runSession, type SessionPool, type SessionSpec } from '../src/index.js';
+import { contentHash, createSessionPool, expandMatrix, MAX_JOBS_PER_WORKER, runSession, type SessionPool, type SessionSpec } from '../src/index.js';
 import { RUN_MARKER_ARG, RunMarker, runMarkerWriter } from '../src/session/run-marker.js';
 import { sessionKey } from '../src/sweep/matrix.js';
 import { tempDir } from './helpers/cli.js';
@@ -145,19 +145,35 @@ describe('session keys', () => {
 describe('a pool sharing the last jobs of a run among its workers', () => {
   let pool: SessionPool;
   beforeAll(() => {
-    pool = createSessionPool({ workers: 2 });
+    // Ten seconds of work per worker: each holds the most jobs (64) however slow the machine runs today.
+    pool = createSessionPool({ workers: 2, batchSeconds: 10 });
   });
   afterAll(async () => {
     await pool?.close();
   });
 
   it('gives each idle worker its share of a few queued jobs, not one worker a whole batch', async () => {
-    for (let round = 0; round < 30 && pool.jobsPerWorker < 40; round++) await Promise.all(Array.from({ length: 48 }, (_, i) => pool.run(tiny(5000 + 48 * round + i))));
-    expect(pool.jobsPerWorker).toBeGreaterThanOrEqual(40);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => pool.run(tiny(5000 + i))));
+    expect(pool.jobsPerWorker).toBe(MAX_JOBS_PER_WORKER);
     // Twenty jobs arrive at once on two idle workers, each of which could hold all of them: a run's last jobs.
     const runs = Array.from({ length: 20 }, (_, i) => pool.run(tiny(9000 + i)));
     const held = (pool as unknown as { slots: { jobs: unknown[] }[] }).slots.map((slot) => slot.jobs.length);
     expect(held).toEqual([10, 10]);
     for (const { result } of await Promise.all(runs)) expect(result.status).not.toBe('errored');
   }, 180_000);
+});
+
+describe('batchSeconds', () => {
+  it('sets how much work a worker holds: 0 sends one session at a time, and a bad value is refused', async () => {
+    const pool = createSessionPool({ workers: 1, batchSeconds: 0 });
+    try {
+      const before = { ...pool.stats };
+      await Promise.all(Array.from({ length: 12 }, (_, i) => pool.run(tiny(7000 + i))));
+      expect(pool.jobsPerWorker).toBe(1);
+      expect(pool.stats.runMessages - before.runMessages).toBe(12);
+    } finally {
+      await pool.close();
+    }
+    for (const bad of [-1, Number.NaN, Infinity]) expect(() => createSessionPool({ workers: 1, batchSeconds: bad })).toThrow(/batchSeconds must be 0 or a positive number/);
+  }, 120_000);
 });

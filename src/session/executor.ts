@@ -25,7 +25,25 @@ export interface SessionPoolOptions {
    * GC flags change speed, never a result or hash (see `worker-flags.ts`).
    */
   workerV8Flags?: readonly string[];
+  /**
+   * Seconds of work (at the recent mean session time) each worker may hold at once, running and queued
+   * (default {@link DEFAULT_BATCH_SECONDS}): short sessions then travel several per message and a worker
+   * never waits for the pool between them; at most {@link MAX_JOBS_PER_WORKER} jobs. `0` sends one
+   * session at a time to whichever worker is free.
+   */
+  batchSeconds?: number;
 }
+
+/** Default {@link SessionPoolOptions.batchSeconds}: a tenth of a second of work per worker. */
+export const DEFAULT_BATCH_SECONDS = 0.1;
+
+/**
+ * Jobs a worker holds at most (running and queued). Queued jobs spare a worker the wait for the pool
+ * between sessions, and one message carries several, but they are committed to that worker: the pool
+ * sends only as many as {@link SessionPoolOptions.batchSeconds} of work, so long sessions still go one at
+ * a time to whichever worker is free.
+ */
+export const MAX_JOBS_PER_WORKER = 64;
 
 /** A session's result from a worker, with the wall seconds it ran there. */
 export interface PooledRun {
@@ -70,6 +88,13 @@ export function resolveWorkerCount(requested: number | undefined): WorkerCount {
   const value = requested ?? cores;
   if (!Number.isInteger(value) || value < 1) throw new XrsimInputError(`workers must be a positive integer, got ${value}`, { expected: `an integer from 1 to ${max}` });
   return { workers: Math.min(value, max), requested: value, max, capped: value > max };
+}
+
+/** Checks {@link SessionPoolOptions.batchSeconds}: a finite number of seconds, 0 or more. */
+export function checkBatchSeconds(seconds: number | undefined): number {
+  const value = seconds ?? DEFAULT_BATCH_SECONDS;
+  if (!(typeof value === 'number' && value >= 0 && Number.isFinite(value))) throw new XrsimInputError(`batchSeconds must be 0 or a positive number of seconds, got ${value}`, { expected: `seconds of work per worker, such as ${DEFAULT_BATCH_SECONDS} (0: one session at a time)` });
+  return value;
 }
 
 /** Checks a wall-clock limit in seconds. */

@@ -15,7 +15,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
-import { checkTimeLimit, resolveWorkerCount, TextRun, type PooledRun, type SessionExecutor, type SessionPoolOptions } from './executor.js';
+import { checkBatchSeconds, checkTimeLimit, MAX_JOBS_PER_WORKER, resolveWorkerCount, TextRun, type PooledRun, type SessionExecutor, type SessionPoolOptions } from './executor.js';
 import { erroredResult, type SessionResult } from './result.js';
 import type { SessionSpec } from './spec.js';
 import { RUN_MARKER_ARG, RunMarker } from './run-marker.js';
@@ -28,7 +28,7 @@ export const SESSION_WORKER = join(PACKAGE_ROOT, 'dist/workers/session-worker.js
 /** Consecutive workers that exit before they are ready, after which the pool gives up. */
 const START_FAILURES_ALLOWED = 3;
 
-export { checkTimeLimit, DEFAULT_TIME_LIMIT, MAX_WORKERS_PER_CORE, resolveWorkerCount, type PooledRun, type SessionExecutor, type SessionPoolOptions, type WorkerCount } from './executor.js';
+export { checkTimeLimit, DEFAULT_BATCH_SECONDS, DEFAULT_TIME_LIMIT, MAX_JOBS_PER_WORKER, MAX_WORKERS_PER_CORE, resolveWorkerCount, type PooledRun, type SessionExecutor, type SessionPoolOptions, type WorkerCount } from './executor.js';
 
 /** Starts a pool (its workers start at once and initialise in the background). */
 export function createSessionPool(options: SessionPoolOptions | number = {}): SessionPool {
@@ -64,15 +64,6 @@ interface Slot {
   gone: boolean;
 }
 
-/**
- * Jobs a worker holds at most (running and queued). Queued jobs spare a worker the wait for the pool
- * between sessions, and one message carries several, but they are committed to that worker: the pool
- * sends only as many as {@link QUEUED_SECONDS} of work, so long sessions still go one at a time to
- * whichever worker is free.
- */
-export const MAX_JOBS_PER_WORKER = 64;
-/** Seconds of work (at the recent mean session time) a worker may hold. */
-const QUEUED_SECONDS = 0.1;
 /** Weight of the newest session in the running mean of session seconds. */
 const MEAN_WEIGHT = 0.2;
 /** How long a dead worker's last replies may take to arrive before its running job is blamed. */
@@ -99,23 +90,26 @@ export class SessionPool implements SessionExecutor {
   private closed = false;
   private broken: string | null = null;
   private readonly timeLimit: number;
+  /** Seconds of work a worker may hold ({@link SessionPoolOptions.batchSeconds}). */
+  private readonly batchSeconds: number;
   /** Running mean of the seconds sessions took in their workers, CPU or wall, whichever is larger (null before the first). */
   private meanSeconds: number | null = null;
 
   constructor(options: SessionPoolOptions = {}) {
     this.concurrency = resolveWorkerCount(options.workers).workers;
     this.timeLimit = checkTimeLimit(options.timeLimitSeconds);
+    this.batchSeconds = checkBatchSeconds(options.batchSeconds);
     this.workerV8Flags = resolveWorkerV8Flags(options.workerV8Flags);
     for (let i = 0; i < this.concurrency; i++) this.slots.push(this.spawn());
   }
 
   /**
    * Jobs each worker holds at a time now: one until a session has finished, then as many as make
-   * {@link QUEUED_SECONDS} of work at the mean session time, from 1 to {@link MAX_JOBS_PER_WORKER}.
+   * `batchSeconds` of work at the mean session time, from 1 to {@link MAX_JOBS_PER_WORKER}.
    */
   get jobsPerWorker(): number {
     if (this.meanSeconds === null) return 1;
-    return Math.max(1, Math.min(MAX_JOBS_PER_WORKER, Math.floor(QUEUED_SECONDS / Math.max(this.meanSeconds, 1e-6))));
+    return Math.max(1, Math.min(MAX_JOBS_PER_WORKER, Math.floor(this.batchSeconds / Math.max(this.meanSeconds, 1e-6))));
   }
 
   /** Process ids of the workers now (to watch their CPU time or memory from outside). */

@@ -71,8 +71,8 @@ export type WorkerMessage = WorkerReady | JobsDone;
 
 /**
  * A worker answers its finished jobs once their wall seconds add up to this, if its queue did not run out
- * first: half the work the pool lets a worker hold (`QUEUED_SECONDS` in `pool.ts`), so the pool refills a
- * worker's queue before it runs dry.
+ * first: half the work the pool lets a worker hold by default (`DEFAULT_BATCH_SECONDS` in `executor.ts`), so
+ * the pool refills a worker's queue before it runs dry.
  */
 export const REPLY_AFTER_SECONDS = 0.05;
 
