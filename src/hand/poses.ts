@@ -55,10 +55,14 @@ export function listPoseNames(): string[] {
 export function anglesOf(spec: PoseSpec, model: HandModel): Float64Array {
   const angles = new Float64Array(JOINT_COUNT * ANGLES_PER_JOINT);
   const rad = Math.PI / 180;
-  for (const [name, [flexion, abduction]] of Object.entries(spec.joints)) {
-    const j = OPENXR_JOINTS.indexOf(name as JointName);
-    angles[j * 2] = flexion * rad;
-    angles[j * 2 + 1] = abduction * rad;
+  // One array of names, not an array per joint: every session resolves its hands' poses.
+  const joints = spec.joints;
+  const names = Object.keys(joints);
+  for (let i = 0; i < names.length; i++) {
+    const j = OPENXR_JOINTS.indexOf(names[i] as JointName);
+    const value = joints[names[i] as JointName]!;
+    angles[j * 2] = value[0] * rad;
+    angles[j * 2 + 1] = value[1] * rad;
   }
   clampToLimits(model, angles);
   return angles;

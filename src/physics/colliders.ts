@@ -3,7 +3,8 @@
  * model collider indices that events and queries use, so Rapier's handle layout never leaks out.
  */
 import type { SimModel } from '../model/types.js';
-import { colliderDesc, GROUP_HANDS, quat, type Rapier, type RapierBody, type RapierWorld } from './rapier.js';
+import { GROUP_HANDS, type Rapier, type RapierBody } from './rapier.js';
+import type { RawFactory } from './raw-factory.js';
 
 /** Collider handles ↔ collider indices: the model's colliders, then those added while running. */
 export class ColliderIndex {
@@ -16,34 +17,36 @@ export class ColliderIndex {
 
   constructor(
     private readonly rapier: Rapier,
-    private readonly world: RapierWorld,
+    private readonly raw: RawFactory,
     private readonly model: SimModel,
   ) {
     this.handles = new Float64Array(model.colliders.length);
     this.sensor = new Uint8Array(model.colliders.length);
   }
 
-  /** Creates model collider `index` on `body`, at its model pose or at `pose` (7 numbers) relative to the body. */
-  create(index: number, body: RapierBody, pose?: ArrayLike<number>): number {
-    const rapier = this.rapier;
+  /**
+   * Creates model collider `index` on `body`, at its model pose or at the pose (7 numbers) at `offset` in
+   * `poses`, relative to the body.
+   */
+  create(index: number, body: RapierBody, poses?: ArrayLike<number>, offset = 0): number {
     const c = this.model.colliders[index];
-    const position = pose ? [pose[0], pose[1], pose[2]] : c.localPose.position;
-    const rotation = pose ? [pose[3], pose[4], pose[5], pose[6]] : c.localPose.rotation;
-    const desc = colliderDesc(rapier, c.shape)
-      .setTranslation(position[0], position[1], position[2])
-      .setRotation(quat(rotation))
-      .setFriction(c.friction)
-      .setRestitution(c.restitution)
-      .setSensor(c.sensor);
-    if (c.density > 0) desc.setDensity(c.density);
-    // Events come from dynamic bodies and sensors (a hand touching a prop reports through the prop).
-    if (c.sensor || c.owner.kind === 'body') desc.setActiveEvents(rapier.ActiveEvents.COLLISION_EVENTS);
-    // Hands are in their own collision group, so an app's virtual bodies can let them pass through.
-    if (c.owner.kind === 'hand') desc.setCollisionGroups((GROUP_HANDS << 16) | 0xffff);
-    const collider = this.world.createCollider(desc, body);
-    this.ofHandle.set(collider.handle, index);
-    this.handles[index] = collider.handle;
+    const p = poses ?? c.localPose.position;
+    const q = poses ?? c.localPose.rotation;
+    const o = poses ? offset : 0;
+    const r = poses ? offset + 3 : 0;
+    const handle = this.raw.collider(c.shape, p[o], p[o + 1], p[o + 2], q[r], q[r + 1], q[r + 2], q[r + 3], {
+      friction: c.friction,
+      restitution: c.restitution,
+      density: c.density > 0 ? c.density : undefined,
+      sensor: c.sensor,
+      // Events come from dynamic bodies and sensors (a hand touching a prop reports through the prop).
+      activeEvents: c.sensor || c.owner.kind === 'body' ? this.rapier.ActiveEvents.COLLISION_EVENTS : undefined,
+      // Hands are in their own collision group, so an app's virtual bodies can let them pass through.
+      collisionGroups: c.owner.kind === 'hand' ? (GROUP_HANDS << 16) | 0xffff : undefined,
+    }, body);
+    this.ofHandle.set(handle, index);
+    this.handles[index] = handle;
     this.sensor[index] = c.sensor ? 1 : 0;
-    return collider.handle;
+    return handle;
   }
 }

@@ -8,6 +8,7 @@ import { POSE_FLOATS } from '../../kernels/pose-compose.js';
 import type { SimModel } from '../model/types.js';
 import type { ColliderIndex } from './colliders.js';
 import type { RawBodies, Rapier, RapierWorld } from './rapier.js';
+import type { RawFactory } from './raw-factory.js';
 
 /** Poses of the hands: each wrist (2 × 7 numbers, world) and each part relative to its wrist (7 each). */
 export interface HandPoses {
@@ -34,13 +35,14 @@ export class HandBodies {
   /** Creates the hands' bodies and colliders at `hands` (after every other body: creation order is fixed). */
   constructor(
     rapier: Rapier,
-    world: RapierWorld,
+    factory: RawFactory,
     model: SimModel,
     colliders: ColliderIndex,
     private readonly raw: RawBodies,
+    colliderRaw: RapierWorld['colliders']['raw'],
     hands: HandPoses,
   ) {
-    this.colliderRaw = world.colliders.raw;
+    this.colliderRaw = colliderRaw;
     this.partHandles = new Float64Array(model.handParts.length);
     this.lastParts = new Float64Array(hands.parts);
     this.lastWrists.set(hands.wrists);
@@ -49,16 +51,14 @@ export class HandBodies {
     if (model.handParts.length === 0) return;
     const bodies = [0, 1].map((h) => {
       const w = hands.wrists.subarray(h * POSE_FLOATS, (h + 1) * POSE_FLOATS);
-      const desc = rapier.RigidBodyDesc.kinematicPositionBased()
-        .setTranslation(w[0], w[1], w[2])
-        .setRotation({ x: w[3], y: w[4], z: w[5], w: w[6] });
-      const body = world.createRigidBody(desc);
+      const body = factory.body(rapier.RigidBodyType.KinematicPositionBased, w[0], w[1], w[2], w[3], w[4], w[5], w[6]);
       this.bodyHandles[h] = body.handle;
       return body;
     });
-    model.handParts.forEach((part, i) => {
-      this.partHandles[i] = colliders.create(part.collider, bodies[part.hand], hands.parts.subarray(i * POSE_FLOATS, (i + 1) * POSE_FLOATS));
-    });
+    for (let i = 0; i < model.handParts.length; i++) {
+      const part = model.handParts[i];
+      this.partHandles[i] = colliders.create(part.collider, bodies[part.hand], hands.parts, i * POSE_FLOATS);
+    }
   }
 
   /**

@@ -40,24 +40,25 @@ export function withPose(desc: InstanceType<Rapier['RigidBodyDesc']>, pose: Pose
   return desc.setTranslation(pose.position[0], pose.position[1], pose.position[2]).setRotation(quat(pose.rotation));
 }
 
-/** A collider descriptor for a shape (capsules, cylinders and polygon slabs stand along local Y). */
-export function colliderDesc(rapier: Rapier, shape: ShapeSpec) {
+/** Rapier's shape for one of ours (capsules, cylinders and polygon slabs stand along local Y). */
+export function rapierShape(rapier: Rapier, shape: ShapeSpec) {
   switch (shape.type) {
     case 'box':
-      return rapier.ColliderDesc.cuboid(shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2);
+      return new rapier.Cuboid(shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2);
     case 'sphere':
-      return rapier.ColliderDesc.ball(shape.radius);
+      return new rapier.Ball(shape.radius);
     case 'capsule':
-      return rapier.ColliderDesc.capsule(shape.length / 2, shape.radius);
+      return new rapier.Capsule(shape.length / 2, shape.radius);
     case 'cylinder':
-      return rapier.ColliderDesc.cylinder(shape.height / 2, shape.radius);
+      return new rapier.Cylinder(shape.height / 2, shape.radius);
     case 'polygon': {
       const half = shape.thickness / 2;
-      const vertices = new Float32Array(shape.points.flatMap(([x, z]) => [x, -half, z, x, half, z]));
-      const desc = rapier.ColliderDesc.convexHull(vertices);
-      // Loading rejects degenerate polygons, so a hull always exists.
-      if (!desc) throw new Error('convex hull of a validated polygon failed');
-      return desc;
+      return new rapier.ConvexPolyhedron(new Float32Array(shape.points.flatMap(([x, z]) => [x, -half, z, x, half, z])), null);
     }
   }
+}
+
+/** A collider descriptor for a shape (for colliders made rarely; the model's go through `raw-factory.ts`). */
+export function colliderDesc(rapier: Rapier, shape: ShapeSpec) {
+  return new rapier.ColliderDesc(rapierShape(rapier, shape));
 }

@@ -7,7 +7,8 @@ import type { Pose } from '../geometry/math.js';
 import type { ShapeSpec } from '../geometry/types.js';
 import type { SimModel } from '../model/types.js';
 import type { ColliderIndex } from './colliders.js';
-import { colliderDesc, quat, withPose, type Rapier, type RapierWorld } from './rapier.js';
+import { quat, type Rapier, type RapierWorld } from './rapier.js';
+import type { RawFactory } from './raw-factory.js';
 
 /** The static objects of one world, by static index: the model's, then those added while running. */
 export class StaticObjects {
@@ -22,6 +23,7 @@ export class StaticObjects {
     private readonly world: RapierWorld,
     private readonly model: SimModel,
     private readonly colliders: ColliderIndex,
+    private readonly raw: RawFactory,
     /** Wakes every dynamic body: a changed surface may have been holding any of them up. */
     private readonly wakeAll: () => void,
   ) {
@@ -35,17 +37,14 @@ export class StaticObjects {
 
   /** Adds a static object (a surface that appears). Returns its static index and its colliders' indices. */
   add(pose: Pose, parts: readonly { shape: ShapeSpec; pose: Pose }[], material: { friction: number; restitution: number }): { index: number; colliders: number[] } {
-    const body = this.world.createRigidBody(withPose(this.rapier.RigidBodyDesc.fixed(), pose));
+    const { position: p, rotation: q } = pose;
+    const body = this.raw.body(this.rapier.RigidBodyType.Fixed, p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
     const colliders = parts.map((part) => {
-      const desc = colliderDesc(this.rapier, part.shape)
-        .setTranslation(part.pose.position[0], part.pose.position[1], part.pose.position[2])
-        .setRotation(quat(part.pose.rotation))
-        .setFriction(material.friction)
-        .setRestitution(material.restitution);
-      const collider = this.world.createCollider(desc, body);
+      const { position: p, rotation: q } = part.pose;
+      const handle = this.raw.collider(part.shape, p[0], p[1], p[2], q[0], q[1], q[2], q[3], material, body);
       const index = this.nextRuntimeCollider++;
-      this.colliders.ofHandle.set(collider.handle, index);
-      this.runtimeStaticOf.set(collider.handle, this.handles.length);
+      this.colliders.ofHandle.set(handle, index);
+      this.runtimeStaticOf.set(handle, this.handles.length);
       return index;
     });
     this.handles.push(body.handle);

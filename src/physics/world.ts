@@ -12,14 +12,15 @@
  */
 import type { Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
-import type { BodyModel, SimModel } from '../model/types.js';
+import type { SimModel } from '../model/types.js';
 import type { Frame } from '../frame/frame.js';
 import { POSE_FLOATS } from '../frame/layout.js';
 import { AppBodies, BodyEdits } from './body-edits.js';
 import { ColliderIndex } from './colliders.js';
 import { CollisionEvents } from './events.js';
+import { RawFactory } from './raw-factory.js';
 import { HandBodies, type HandPoses } from './hands.js';
-import { withPose, type Rapier, type RapierBody, type RapierCollider, type RapierEventQueue, type RapierWorld, type RawBodies } from './rapier.js';
+import { type Rapier, type RapierBody, type RapierCollider, type RapierEventQueue, type RapierWorld, type RawBodies } from './rapier.js';
 import { StaticObjects } from './statics.js';
 
 export { initPhysics } from './rapier.js';
@@ -47,6 +48,8 @@ export class PhysicsWorld {
   /** Edits of the model's dynamic bodies (teleport, velocity, impulse), by body index. */
   readonly bodies: BodyEdits;
   private readonly queue: RapierEventQueue;
+  /** Creates the world's colliders without descriptors (`raw-factory.ts`). */
+  private readonly factory: RawFactory;
   private readonly events: CollisionEvents;
   private readonly raw: RawBodies;
   /** Rapier handle of each dynamic body, in model order. */
@@ -83,33 +86,40 @@ export class PhysicsWorld {
     this.queue = new rapier.EventQueue(false);
     this.raw = world.bodies.raw;
     this.islands = world.islands.raw;
-    this.colliders = new ColliderIndex(rapier, world, model);
+    this.factory = new RawFactory(rapier, world);
+    this.colliders = new ColliderIndex(rapier, this.factory, model);
     this.events = new CollisionEvents(rapier, world, this.colliders, this.queue);
-    this.statics = new StaticObjects(rapier, world, model, this.colliders, () => this.wakeAll());
+    this.statics = new StaticObjects(rapier, world, model, this.colliders, this.factory, () => this.wakeAll());
 
     // Creation order is fixed: statics, sensors, dynamic bodies, then the hands.
-    for (const object of model.statics) {
-      const body = world.createRigidBody(withPose(rapier.RigidBodyDesc.fixed(), object.pose));
+    const factory = this.factory;
+    const fixed = rapier.RigidBodyType.Fixed;
+    // Counted loops and indexed poses, not for-of and destructuring: each steps an iterator, an object per
+    // element until V8 optimises it away, and this runs once per session.
+    for (let s = 0; s < model.statics.length; s++) {
+      const object = model.statics[s];
+      const { position: p, rotation: q } = object.pose;
+      const body = factory.body(fixed, p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
       this.statics.register(body.handle);
-      for (const c of object.colliders) this.colliders.create(c, body);
+      for (let c = 0; c < object.colliders.length; c++) this.colliders.create(object.colliders[c], body);
     }
-    for (const sensor of model.sensors) {
-      const body = world.createRigidBody(withPose(rapier.RigidBodyDesc.fixed(), sensor.pose));
-      for (const c of sensor.colliders) this.colliders.create(c, body);
+    for (let s = 0; s < model.sensors.length; s++) {
+      const sensor = model.sensors[s];
+      const { position: p, rotation: q } = sensor.pose;
+      const body = factory.body(fixed, p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
+      for (let c = 0; c < sensor.colliders.length; c++) this.colliders.create(sensor.colliders[c], body);
     }
     this.bodyHandles = new Float64Array(model.bodies.length);
-    model.bodies.forEach((bodyModel: BodyModel, i) => {
+    for (let i = 0; i < model.bodies.length; i++) {
       const state = initial[i];
-      const desc = withPose(rapier.RigidBodyDesc.dynamic(), state.pose)
-        .setLinvel(state.linearVelocity[0], state.linearVelocity[1], state.linearVelocity[2])
-        .setAngvel({ x: state.angularVelocity[0], y: state.angularVelocity[1], z: state.angularVelocity[2] })
-        .setCcdEnabled(bodyModel.ccd);
-      const body = world.createRigidBody(desc);
+      const { position: p, rotation: q } = state.pose;
+      const body = factory.body(rapier.RigidBodyType.Dynamic, p[0], p[1], p[2], q[0], q[1], q[2], q[3], { linearVelocity: state.linearVelocity, angularVelocity: state.angularVelocity, ccd: model.bodies[i].ccd });
       this.bodyHandles[i] = body.handle;
       this.bodyIndex.set(body.handle, i);
-      for (const c of bodyModel.colliders) this.colliders.create(c, body);
-    });
-    this.hands = new HandBodies(rapier, world, model, this.colliders, this.raw, hands);
+      const colliders = model.bodies[i].colliders;
+      for (let c = 0; c < colliders.length; c++) this.colliders.create(colliders[c], body);
+    }
+    this.hands = new HandBodies(rapier, factory, model, this.colliders, this.raw, world.colliders.raw, hands);
     this.appBodies = new AppBodies(rapier, world, this.statics);
     this.bodies = new BodyEdits((index) => this.body(index));
   }
@@ -176,6 +186,7 @@ export class PhysicsWorld {
   free(): void {
     this.events.free();
     this.queue.free();
+    this.factory.free();
     this.world.free();
   }
 }

@@ -30,10 +30,11 @@ export function axisMask(axes: AxesSpec = 'xyz'): [number, number, number] {
  */
 export function bodyPositionInTaskFrame(model: SimModel, poses: Float32Array, index: number, out: Float64Array): void {
   const o = index * POSE_FLOATS;
-  const [fx, fy, fz] = model.taskFrame.position;
-  const [qx, qy, qz, qw] = model.taskFrame.rotation;
+  // Indexed, not destructured: destructuring steps an iterator, which allocates until V8 optimises it away.
+  const f = model.taskFrame.position;
+  const q = model.taskFrame.rotation;
   // Rotate the offset from the frame's origin by the conjugate of the frame's rotation.
-  rotateInto(-qx, -qy, -qz, qw, poses[o] - fx, poses[o + 1] - fy, poses[o + 2] - fz, out, 0);
+  rotateInto(-q[0], -q[1], -q[2], q[3], poses[o] - f[0], poses[o + 1] - f[1], poses[o + 2] - f[2], out, 0);
 }
 
 /** Weighted Euclidean distance between two 3-vectors. */
