@@ -34,6 +34,24 @@ describe('session hash bit-identity', () => {
     expect(b.finish().hash).toBe((await runSession({ ...spec, scene: 'kitchen' })).hash);
   });
 
+  it('reads no clock while it steps: neither the kernel nor Rapier (whose profiler clock is stopped)', async () => {
+    const session = await createSession({ task: 'xr/poke-button', seed: 2, scene: 'office' });
+    const reads = { performance: 0, date: 0 };
+    const now = performance.now;
+    const dateNow = Date.now;
+    performance.now = () => (reads.performance++, now.call(performance));
+    Date.now = () => (reads.date++, dateNow());
+    try {
+      for (let i = 0; i < 120 && !session.done; i++) session.step();
+    } finally {
+      performance.now = now;
+      Date.now = dateNow;
+    }
+    session.dispose();
+    // Rapier asked the time 36 times per step before its clock was stopped.
+    expect(reads).toEqual({ performance: 0, date: 0 });
+  });
+
   it('two child processes give the same hash as this process', async () => {
     const inProcess = await runSession({ task: 'physics/material-curling', seed: 11, dominantHand: 'left' });
     const args = ['run', '--task', 'physics/material-curling', '--seed', '11', '--hand', 'left', '--json'];

@@ -26,9 +26,40 @@ let ready: Promise<Rapier> | undefined;
 
 /** Initialises Rapier's WASM once per thread. Every session awaits it; the cost is paid once. */
 export function initPhysics(): Promise<Rapier> {
-  ready ??= RAPIER.init().then(() => RAPIER);
+  ready ??= withStoppedRapierClock(() => RAPIER.init()).then(() => RAPIER);
   return ready;
 }
+
+/** The namespace of Rapier's wasm-bindgen imports, and the prefix of its clock's name there. */
+const RAPIER_IMPORTS = './rapier_wasm3d_bg.js';
+const CLOCK_IMPORT = '__wbg_now_';
+const stoppedClock = (): number => 0;
+
+/**
+ * Runs `init` with Rapier's WASM instantiated against a clock that always reads 0. Rapier asks the time
+ * about 36 times per step, for its profiler's counters only (`RawPhysicsPipeline.is_profiler_enabled()`
+ * is false and nothing reads them), each through four calls between WASM and JavaScript: 4–5 % of a
+ * session's time. A session must not read the wall clock anyway. Only the instantiation that carries
+ * Rapier's imports is changed, and `WebAssembly.instantiate` is restored when `init` settles. If Rapier
+ * was initialised before xrsim loaded, it keeps its clock, and only speed changes.
+ */
+function withStoppedRapierClock<T>(init: () => Promise<T>): Promise<T> {
+  // The project's TS libs do not declare WebAssembly (Node has it): only `instantiate` is touched here.
+  const api = (globalThis as unknown as { WebAssembly: { instantiate: Instantiate } }).WebAssembly;
+  const instantiate = api.instantiate;
+  const patched: Instantiate = function (this: unknown, source, imports) {
+    const namespace = imports?.[RAPIER_IMPORTS];
+    if (namespace) for (const name of Object.keys(namespace)) if (name.startsWith(CLOCK_IMPORT)) namespace[name] = stoppedClock;
+    return Reflect.apply(instantiate, this, [source, imports]) as Promise<unknown>;
+  };
+  api.instantiate = patched;
+  const restore = () => {
+    if (api.instantiate === patched) api.instantiate = instantiate;
+  };
+  return init().finally(restore);
+}
+
+type Instantiate = (source: unknown, imports?: Record<string, Record<string, unknown>>) => Promise<unknown>;
 
 /** A Rapier quaternion from `[x, y, z, w]`. */
 export function quat(q: readonly number[]) {

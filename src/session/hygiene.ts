@@ -197,6 +197,10 @@ function describe(object: object, name: string): ObjectRecord {
   return { object, name, prototype: getPrototypeOf(object), extensible: isExtensible(object), keys, slots };
 }
 
+/** Property flags as {@link describe} packs them. */
+const WRITABLE = 1;
+const CONFIGURABLE = 4;
+
 /** The first difference from the snapshot, named, or null. Uses captured functions and plain loops only. */
 function findRealmChange(records: readonly ObjectRecord[]): string | null {
   for (let r = 0; r < records.length; r++) {
@@ -212,11 +216,14 @@ function findRealmChange(records: readonly ObjectRecord[]): string | null {
       return `the session ${added.length ? `added ${added.join(', ')} to` : `deleted ${deleted.join(', ')} from`} ${name}`;
     }
     for (let i = 0; i < record.keys.length; i++) {
+      const at = i * 4;
+      // A property that is not configurable, and not writable if it holds data, can never change or go (the
+      // language's invariants), and reading some is costly: a sloppy function's `arguments` walks the stack.
+      if (((record.slots[at + 3] as number) & (WRITABLE | CONFIGURABLE)) === 0) continue;
       const key = record.keys[i];
       const d = getOwnPropertyDescriptor(object, key);
       if (!d) return `the session deleted ${name}.${String(key)}`;
       const flags = (d.writable ? 1 : 0) | (d.enumerable ? 2 : 0) | (d.configurable ? 4 : 0);
-      const at = i * 4;
       if (!same(d.value, record.slots[at]) || d.get !== record.slots[at + 1] || d.set !== record.slots[at + 2] || flags !== record.slots[at + 3]) {
         return `the session changed ${name}.${String(key)}`;
       }
