@@ -4,8 +4,8 @@
  * a `Collider`; `world.createRigidBody(desc)` does the same with a `RigidBodyDesc`. Each descriptor holds
  * half a dozen vectors and rotations, and each call makes as many raw (WASM) objects and frees them again.
  * A session creates about a hundred colliders and forty bodies (the room, its props, the hands' bones), and
- * their descriptors were half of a short session's garbage (150 of 300 KB) and a sixth of its time. Two
- * workers on two cores pay for that garbage twice: allocation is what they contend for.
+ * their descriptors were a third of a short session's garbage (about 100 of 300 KB) and a tenth of its time.
+ * Two workers on two cores pay for that garbage twice: allocation is what they contend for (docs/SWEEPS.md).
  *
  * This makes the same raw calls with the same arguments: Rapier's own defaults, read from descriptors made
  * once per thread, and the constant mass-property and velocity values, made once per world as raw objects

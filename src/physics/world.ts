@@ -48,7 +48,7 @@ export class PhysicsWorld {
   /** Edits of the model's dynamic bodies (teleport, velocity, impulse), by body index. */
   readonly bodies: BodyEdits;
   private readonly queue: RapierEventQueue;
-  /** Creates the world's colliders without descriptors (`raw-factory.ts`). */
+  /** Creates the world's bodies and colliders without descriptors (`raw-factory.ts`). */
   private readonly factory: RawFactory;
   private readonly events: CollisionEvents;
   private readonly raw: RawBodies;
