@@ -13,6 +13,7 @@
  * same `Collider` and `RigidBody` wrappers are registered in Rapier's sets, so its JavaScript API (contact
  * pairs, `getRigidBody`, removing a body) sees everything as before.
  */
+import type { Pose } from '../geometry/math.js';
 import type { ShapeSpec } from '../geometry/types.js';
 import { rapierShape, type Rapier, type RapierBody, type RapierCollider, type RapierWorld } from './rapier.js';
 
@@ -129,6 +130,14 @@ export class RawFactory {
     body.userData = d.userData;
     (set as unknown as WrapperArena<RapierBody>).map.set(handle, body);
     return body;
+  }
+
+  /** {@link body} at `pose`. */
+  bodyAt(status: BodyStatus, pose: Pose, motion?: BodyMotion): RapierBody {
+    // Indexed, not destructured: destructuring an array steps its iterator, an object per element.
+    const p = pose.position;
+    const q = pose.rotation;
+    return this.body(status, p[0], p[1], p[2], q[0], q[1], q[2], q[3], motion);
   }
 
   /**

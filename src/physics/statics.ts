@@ -37,8 +37,7 @@ export class StaticObjects {
 
   /** Adds a static object (a surface that appears). Returns its static index and its colliders' indices. */
   add(pose: Pose, parts: readonly { shape: ShapeSpec; pose: Pose }[], material: { friction: number; restitution: number }): { index: number; colliders: number[] } {
-    const { position: p, rotation: q } = pose;
-    const body = this.raw.body(this.rapier.RigidBodyType.Fixed, p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
+    const body = this.raw.bodyAt(this.rapier.RigidBodyType.Fixed, pose);
     const colliders = parts.map((part) => {
       const { position: p, rotation: q } = part.pose;
       const handle = this.raw.collider(part.shape, p[0], p[1], p[2], q[0], q[1], q[2], q[3], material, body);

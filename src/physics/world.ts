@@ -94,26 +94,23 @@ export class PhysicsWorld {
     // Creation order is fixed: statics, sensors, dynamic bodies, then the hands.
     const factory = this.factory;
     const fixed = rapier.RigidBodyType.Fixed;
-    // Counted loops and indexed poses, not for-of and destructuring: each steps an iterator, an object per
-    // element until V8 optimises it away, and this runs once per session.
+    // Counted loops, not for-of: each steps an iterator, an object per element until V8 optimises it away,
+    // and this runs once per session.
     for (let s = 0; s < model.statics.length; s++) {
       const object = model.statics[s];
-      const { position: p, rotation: q } = object.pose;
-      const body = factory.body(fixed, p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
+      const body = factory.bodyAt(fixed, object.pose);
       this.statics.register(body.handle);
       for (let c = 0; c < object.colliders.length; c++) this.colliders.create(object.colliders[c], body);
     }
     for (let s = 0; s < model.sensors.length; s++) {
       const sensor = model.sensors[s];
-      const { position: p, rotation: q } = sensor.pose;
-      const body = factory.body(fixed, p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
+      const body = factory.bodyAt(fixed, sensor.pose);
       for (let c = 0; c < sensor.colliders.length; c++) this.colliders.create(sensor.colliders[c], body);
     }
     this.bodyHandles = new Float64Array(model.bodies.length);
     for (let i = 0; i < model.bodies.length; i++) {
       const state = initial[i];
-      const { position: p, rotation: q } = state.pose;
-      const body = factory.body(rapier.RigidBodyType.Dynamic, p[0], p[1], p[2], q[0], q[1], q[2], q[3], { linearVelocity: state.linearVelocity, angularVelocity: state.angularVelocity, ccd: model.bodies[i].ccd });
+      const body = factory.bodyAt(rapier.RigidBodyType.Dynamic, state.pose, { linearVelocity: state.linearVelocity, angularVelocity: state.angularVelocity, ccd: model.bodies[i].ccd });
       this.bodyHandles[i] = body.handle;
       this.bodyIndex.set(body.handle, i);
       const colliders = model.bodies[i].colliders;
