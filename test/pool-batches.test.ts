@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentHash, createSessionPool, expandMatrix, MAX_JOBS_PER_WORKER, runSession, type SessionPool, type SessionSpec } from '../src/index.js';
 import { RUN_MARKER_ARG, RunMarker, runMarkerWriter } from '../src/session/run-marker.js';
 import { sessionKey } from '../src/sweep/matrix.js';
@@ -145,8 +145,10 @@ describe('session keys', () => {
 describe('a pool sharing the last jobs of a run among its workers', () => {
   let pool: SessionPool;
   beforeAll(() => {
-    // Ten seconds of work per worker: each holds the most jobs (64) however slow the machine runs today.
-    pool = createSessionPool({ workers: 2, batchSeconds: 10 });
+    // A million seconds of work per worker: each holds the most jobs (64) however slow the machine runs
+    // today, even while the mean session time still carries a cold first session (10 s was not enough
+    // under CI's load: a cold session of 1.1 s left the mean at 0.22 s after eight sessions, 45 jobs).
+    pool = createSessionPool({ workers: 2, batchSeconds: 1e6 });
   });
   afterAll(async () => {
     await pool?.close();
@@ -155,9 +157,12 @@ describe('a pool sharing the last jobs of a run among its workers', () => {
   it('gives each idle worker its share of a few queued jobs, not one worker a whole batch', async () => {
     await Promise.all(Array.from({ length: 8 }, (_, i) => pool.run(tiny(5000 + i))));
     expect(pool.jobsPerWorker).toBe(MAX_JOBS_PER_WORKER);
+    // Both workers must be ready, else the share of the one still starting rightly goes to the other.
+    const slots = (pool as unknown as { slots: { ready: boolean; jobs: unknown[] }[] }).slots;
+    await vi.waitFor(() => expect(slots.map((slot) => slot.ready)).toEqual([true, true]), { timeout: 60_000, interval: 20 });
     // Twenty jobs arrive at once on two idle workers, each of which could hold all of them: a run's last jobs.
     const runs = Array.from({ length: 20 }, (_, i) => pool.run(tiny(9000 + i)));
-    const held = (pool as unknown as { slots: { jobs: unknown[] }[] }).slots.map((slot) => slot.jobs.length);
+    const held = slots.map((slot) => slot.jobs.length);
     expect(held).toEqual([10, 10]);
     for (const { result } of await Promise.all(runs)) expect(result.status).not.toBe('errored');
   }, 180_000);
