@@ -14,6 +14,10 @@
  *   coordinator, and the efficiency they predict when 2 cores serve both workers and the coordinator:
  *   2 ÷ (worker + coordinator) sessions per CPU-ms against 2 ÷ serial, so serial ÷ (worker + coordinator).
  *   Unlike rates, CPU time moves little when other work shares the machine.
+ * - `pair_efficiency_tiny` (reported): two plain processes running the same sessions side by side (no pool,
+ *   no coordinator, no messages per session: `plain-pair.ts`) against twice one of them alone. It is the
+ *   most two cores give these sessions on this machine, so the ceiling of `pool_efficiency_tiny` and of
+ *   `speedup_2_workers_tiny`; `pool_vs_pair_tiny` (reported) is the 2-worker pool's rate against the pair's.
  *
  * Worker V8 flags: the pools' workers run with V8's defaults, as does this thread, unless
  * XRSIM_WORKER_V8_FLAGS names flags for the workers (`src/session/worker-flags.ts`). Then the same trials
@@ -40,6 +44,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionPool, loadTask, runSession, runSweep, type SessionPool } from '../src/index.js';
 import { cpuMs as cpuMsNow, median, processesCpuMs, round } from './stats.js';
+import { PlainPair, type PlainRates } from './plain-pair.js';
 import { inAlternatingOrder, steadyTrials } from './steady-trials.js';
 
 const SCENES = ['empty-lab', 'living-room', 'kitchen', 'office'];
@@ -115,13 +120,15 @@ export async function scaleBenchmark(progress: (line: string) => void) {
   const pools = { one: createSessionPool(1), two: createSessionPool(2) };
   // A control pool with V8's defaults, only when the workers were given flags (XRSIM_WORKER_V8_FLAGS).
   const control = pools.two.workerV8Flags.length > 0 ? createSessionPool({ workers: 2, workerV8Flags: [] }) : null;
+  const plain = new PlainPair(task);
   try {
     progress(`warming the pools and this thread (${WARM_PER_PROCESS} sessions per process) …`);
     await sweepRate(pools.one, task, WARM_PER_PROCESS, 100_000);
     await sweepRate(pools.two, task, 2 * WARM_PER_PROCESS, 100_000);
     if (control) await sweepRate(control, task, 2 * WARM_PER_PROCESS, 100_000);
+    await plain.warm(WARM_PER_PROCESS, 100_000);
     await serialRate(task, WARM_PER_PROCESS, 100_000);
-    type Trial = { two: number; one: number; serial: number; twoV8Defaults: number | null; cpu: { serial: number; worker: number | null; coordinator: number } };
+    type Trial = { two: number; one: number; serial: number; twoV8Defaults: number | null; plain: PlainRates; cpu: { serial: number; worker: number | null; coordinator: number } };
     const trials = await steadyTrials<Trial>({
       wanted: STEADY_TRIALS,
       most: MOST_TRIALS,
@@ -129,19 +136,21 @@ export async function scaleBenchmark(progress: (line: string) => void) {
       probe: async () => (await serialRate(task, PROBE_SESSIONS, 300_000)).seconds,
       trial: async (index) => {
         const seed = 200_000 + index * TIMED;
-        const rates: { two?: PoolRate; one?: PoolRate; control?: PoolRate; serial?: SerialRate } = {};
+        const rates: { two?: PoolRate; one?: PoolRate; control?: PoolRate; serial?: SerialRate; plain?: PlainRates } = {};
         await inAlternatingOrder(index, [
           async () => void (rates.two = await sweepRate(pools.two, task, TIMED, seed)),
           async () => void (rates.one = await sweepRate(pools.one, task, TIMED, seed)),
           async () => void (rates.control = control ? await sweepRate(control, task, TIMED, seed) : undefined),
           async () => void (rates.serial = await serialRate(task, TIMED / 2, seed)),
+          async () => void (rates.plain = await plain.rates(TIMED / 2, seed)),
         ]);
-        const { two, one, control: onControl, serial } = rates as Required<typeof rates>;
+        const { two, one, control: onControl, serial, plain: plainRates } = rates as Required<typeof rates>;
         return {
           two: two.rate,
           one: one.rate,
           serial: serial.rate,
           twoV8Defaults: onControl?.rate ?? null,
+          plain: plainRates,
           cpu: { serial: serial.cpuMs, worker: two.workerCpuMs, coordinator: two.coordinatorCpuMs },
         };
       },
@@ -149,6 +158,8 @@ export async function scaleBenchmark(progress: (line: string) => void) {
     const two = trials.used.map((t) => t.two);
     const one = trials.used.map((t) => t.one);
     const serial = trials.used.map((t) => t.serial);
+    const alone = trials.used.map((t) => t.plain.alone);
+    const pair = trials.used.map((t) => t.plain.pair);
     const twoV8Defaults = trials.used.flatMap((t) => (t.twoV8Defaults === null ? [] : [t.twoV8Defaults]));
     const cpu = {
       serial: trials.used.map((t) => t.cpu.serial),
@@ -158,6 +169,7 @@ export async function scaleBenchmark(progress: (line: string) => void) {
     const cpuMs = { serial: median(cpu.serial), worker: cpu.worker.length ? median(cpu.worker) : null, coordinator: median(cpu.coordinator) };
     const workerV8Flags = pools.two.workerV8Flags;
     await Promise.all([pools.one.close(), pools.two.close(), control?.close()]);
+    plain.close();
     const sessions = Number(process.env.XRSIM_BENCH_SCALE_SESSIONS ?? 100_000);
     progress(`coordinator memory over a ${sessions}-session sweep on 2 workers …`);
     const memory = coordinatorMemory(task, sessions, dir);
@@ -169,7 +181,7 @@ export async function scaleBenchmark(progress: (line: string) => void) {
         timedSessions: TIMED,
         trials: { steady: trials.steady, used: trials.used.length, probeDrifts: trials.drifts },
         workerV8Flags,
-        sessionsPerSecond: { twoWorkers: two.map((r) => round(r)), oneWorker: one.map((r) => round(r)), serialOneThread: serial.map((r) => round(r)), ...(control ? { twoWorkersV8Defaults: twoV8Defaults.map((r) => round(r)) } : {}) },
+        sessionsPerSecond: { twoWorkers: two.map((r) => round(r)), oneWorker: one.map((r) => round(r)), serialOneThread: serial.map((r) => round(r)), plainProcessAlone: alone.map((r) => round(r)), plainProcessPair: pair.map((r) => round(r)), ...(control ? { twoWorkersV8Defaults: twoV8Defaults.map((r) => round(r)) } : {}) },
         cpuMsPerSession: { serial: cpu.serial.map((ms) => round(ms)), worker: cpu.worker.map((ms) => round(ms)), coordinator: cpu.coordinator.map((ms) => round(ms)) },
         memorySweep: { sessions: memory.sessions, seconds: memory.seconds, samples: memory.samples, peakHeapMb: memory.peakHeapMb },
       },
@@ -177,6 +189,8 @@ export async function scaleBenchmark(progress: (line: string) => void) {
         sessions_per_s_tiny_2_workers: round(median(two)),
         pool_efficiency_tiny: round(median(two.map((t, i) => t / (2 * serial[i])))),
         speedup_2_workers_tiny: round(median(two.map((t, i) => t / one[i]))),
+        pair_efficiency_tiny: round(median(pair.map((p, i) => p / (2 * alone[i])))),
+        pool_vs_pair_tiny: round(median(two.map((t, i) => t / pair[i]))),
         cpu_ms_per_session_serial: round(cpuMs.serial),
         cpu_ms_per_session_worker: cpuMs.worker === null ? null : round(cpuMs.worker),
         cpu_ms_per_session_coordinator: round(cpuMs.coordinator),
@@ -187,6 +201,7 @@ export async function scaleBenchmark(progress: (line: string) => void) {
     };
   } finally {
     await Promise.all([pools.one.close(), pools.two.close(), control?.close()]);
+    plain.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
