@@ -147,7 +147,7 @@ describe('a pool sharing the last jobs of a run among its workers', () => {
   beforeAll(() => {
     // A million seconds of work per worker: each holds the most jobs (64) however slow the machine runs
     // today, even while the mean session time still carries a cold first session (10 s was not enough
-    // under CI's load: a cold session of 1.1 s left the mean at 0.22 s after eight sessions, 45 jobs).
+    // in a full test run: a cold session of about 1.1 s left the mean at 0.22 s after eight sessions, 45 jobs).
     pool = createSessionPool({ workers: 2, batchSeconds: 1e6 });
   });
   afterAll(async () => {
