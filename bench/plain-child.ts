@@ -5,9 +5,9 @@
  * (`pair_efficiency_tiny` in `scale.ts`).
  *
  * Started with `fork` and the task file as its argument; each `{ sessions, firstSeed }` message runs that many
- * sessions (seeds and scenes as the benchmark's sweeps have them) and answers `{ seconds, cpuMs }`.
+ * sessions (`tiny-serial.ts`: seeds and scenes as the benchmark's sweeps have them) and answers `{ seconds, cpuMs }`.
  */
-import { runSession } from '../src/index.js';
+import { runTinySerially } from './tiny-serial.js';
 
 /** What the benchmark asks of the child. */
 export interface PlainRunRequest {
@@ -21,23 +21,10 @@ export interface PlainRunAnswer {
   cpuMs: number;
 }
 
-/** The scenes the benchmark cycles through (the same as `scale.ts`). */
-export const PLAIN_SCENES = ['empty-lab', 'living-room', 'kitchen', 'office'];
-
 if (process.send) {
   const task = process.argv[2];
   process.on('message', (request: PlainRunRequest) => {
-    void (async () => {
-      const cpuBefore = process.cpuUsage();
-      const start = performance.now();
-      for (let i = 0; i < request.sessions; i++) {
-        await runSession({ task, seed: request.firstSeed + Math.floor(i / PLAIN_SCENES.length), scene: PLAIN_SCENES[i % PLAIN_SCENES.length], dominantHand: 'right' });
-      }
-      const seconds = (performance.now() - start) / 1000;
-      const cpu = process.cpuUsage(cpuBefore);
-      const answer: PlainRunAnswer = { seconds, cpuMs: (cpu.user + cpu.system) / 1000 };
-      process.send!(answer);
-    })();
+    void runTinySerially(task, request.sessions, request.firstSeed).then((answer: PlainRunAnswer) => process.send!(answer));
   });
   process.on('disconnect', () => process.exit(0));
 }

@@ -42,12 +42,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSessionPool, loadTask, runSession, runSweep, type SessionPool } from '../src/index.js';
+import { createSessionPool, loadTask, runSweep, type SessionPool } from '../src/index.js';
 import { cpuMs as cpuMsNow, median, processesCpuMs, round } from './stats.js';
 import { PlainPair, type PlainRates } from './plain-pair.js';
 import { inAlternatingOrder, steadyTrials } from './steady-trials.js';
+import { runTinySerially, TINY_SCENES as SCENES } from './tiny-serial.js';
 
-const SCENES = ['empty-lab', 'living-room', 'kitchen', 'office'];
 /** Tiny sessions per timed pool run (half as many in this thread). */
 const TIMED = 1200;
 /** Steady trials wanted, and the most run (`steady-trials.ts`). */
@@ -98,11 +98,8 @@ async function sweepRate(pool: SessionPool, task: string, sessions: number, firs
 
 /** Sessions per second of the same kind of sessions, one after another in this thread, and CPU ms per session. */
 async function serialRate(task: string, sessions: number, firstSeed: number): Promise<SerialRate> {
-  const cpuBefore = cpuMsNow();
-  const start = performance.now();
-  for (let i = 0; i < sessions; i++) await runSession({ task, seed: firstSeed + Math.floor(i / SCENES.length), scene: SCENES[i % SCENES.length], dominantHand: 'right' });
-  const seconds = (performance.now() - start) / 1000;
-  return { rate: sessions / seconds, seconds, cpuMs: (cpuMsNow() - cpuBefore) / sessions };
+  const { seconds, cpuMs } = await runTinySerially(task, sessions, firstSeed);
+  return { rate: sessions / seconds, seconds, cpuMs: cpuMs / sessions };
 }
 
 /** The coordinator's memory over a long sweep, measured in a child process. */
