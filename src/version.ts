@@ -13,7 +13,11 @@
  * Version 6: a frame's hash covers its depth image's stamp (depth frame, noise key, camera pose), not its
  * pixels, so unrecorded sessions never render an image nobody reads (docs/SENSING.md).
  */
-export const KERNEL_VERSION = '6';
+/**
+ * Version 7: a browser app's frame 0 records how its session started (`EventType.PageStart`: by the page,
+ * or by the simulated user's click on an element), and a page's `start` selector joins the model hash.
+ */
+export const KERNEL_VERSION = '7';
 
 /** Version of the `.xrs` container layout. Readers refuse other versions. */
 export const STREAM_FORMAT_VERSION = 1;

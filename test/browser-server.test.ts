@@ -46,7 +46,7 @@ describe('the app server', () => {
     server = await startStaticServer({
       root: dir,
       mount: (p) => packages.mount(p),
-      transformHtml: (html) => injectImportMap(html, JSON.stringify(packages.importMap(['three']))),
+      transformHtml: (html) => injectImportMap(html, packages.importMap(['three'])),
       onRefused: (p, s) => refused.push([p, s]),
     });
   });
@@ -129,11 +129,11 @@ describe('installed packages and CDNs', () => {
   const version = JSON.parse(readFileSync('node_modules/three/package.json', 'utf8')).version as string;
 
   it('parses the usual CDN URLs', () => {
-    expect(parseCdnUrl('https://unpkg.com/three@0.160.0/build/three.module.js')).toEqual({ name: 'three', version: '0.160.0', path: 'build/three.module.js' });
-    expect(parseCdnUrl('https://cdn.jsdelivr.net/npm/three@0.160/examples/jsm/webxr/XRHandModelFactory.js')).toEqual({ name: 'three', version: '0.160', path: 'examples/jsm/webxr/XRHandModelFactory.js' });
-    expect(parseCdnUrl('https://esm.sh/three@0.170.0')).toEqual({ name: 'three', version: '0.170.0', path: '' });
-    expect(parseCdnUrl('https://cdnjs.cloudflare.com/ajax/libs/three.js/r128/three.module.js')?.name).toBe('three.js');
-    expect(parseCdnUrl('https://unpkg.com/@scope/pkg@1.2.3/x.js')).toEqual({ name: '@scope/pkg', version: '1.2.3', path: 'x.js' });
+    expect(parseCdnUrl('https://unpkg.com/three@0.160.0/build/three.module.js')).toEqual({ name: 'three', version: '0.160.0', path: 'build/three.module.js', base: 'https://unpkg.com/three@0.160.0' });
+    expect(parseCdnUrl('https://cdn.jsdelivr.net/npm/three@0.160/examples/jsm/webxr/XRHandModelFactory.js')).toEqual({ name: 'three', version: '0.160', path: 'examples/jsm/webxr/XRHandModelFactory.js', base: 'https://cdn.jsdelivr.net/npm/three@0.160' });
+    expect(parseCdnUrl('https://esm.sh/three@0.170.0')).toEqual({ name: 'three', version: '0.170.0', path: '', base: 'https://esm.sh/three@0.170.0' });
+    expect(parseCdnUrl('https://cdnjs.cloudflare.com/ajax/libs/three.js/r128/three.module.js')).toMatchObject({ name: 'three.js', version: 'r128' });
+    expect(parseCdnUrl('https://unpkg.com/@scope/pkg@1.2.3/x.js')).toEqual({ name: '@scope/pkg', version: '1.2.3', path: 'x.js', base: 'https://unpkg.com/@scope/pkg@1.2.3' });
     expect(parseCdnUrl('https://example.com/three.js')).toBeNull();
   });
 

@@ -113,7 +113,7 @@ describe.skipIf(SKIP_SYSTEM)('replaying a recorded browser session into a page (
     // The user's own server: here the poke-button pages, with three resolved as a user's build would.
     const task = tasksWithBrowserApps().find((t) => t.id === 'xr/poke-button')!;
     const packages = new PackageResolver(task.dir);
-    const importMap = JSON.stringify(packages.importMap(DEFAULT_PACKAGES));
+    const importMap = packages.importMap(DEFAULT_PACKAGES);
     const server = await startStaticServer({ root: task.dir, mount: (p) => packages.mount(p), transformHtml: (html) => injectImportMap(html, importMap) });
     try {
       const same = await replayStream(browserStream, { app: `${server.origin}/index.html`, chromium });

@@ -133,6 +133,11 @@ export class AppHost {
     writeJsonRecord(this.frame, EventType.AppError, [], { phase: 'page', kind, message: message.slice(0, 2000), stack });
   }
 
+  /** Records how a browser app's session started (`EventType.PageStart`), in the frame being applied (frame 0). */
+  recordPageStart(start: object): void {
+    if (this.frame) writeJsonRecord(this.frame, EventType.PageStart, [], start);
+  }
+
   /**
    * Lets the promises the app returned this tick settle, then records their rejections in `frame`. A
    * macrotask (`setImmediate`) runs only after every microtask queued before it, so any promise chain that

@@ -13,11 +13,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { WarmChromium } from './chromium.js';
-import { DEFAULT_PACKAGES, PackageResolver } from './packages.js';
+import { DEFAULT_PACKAGES, PackageResolver, proxyModule } from './packages.js';
 import { DEFAULT_LAYER_SIZE, PAGE_HANDLE, PROTOCOL_VERSION, type PageError, type PageStatus, type ShimConfig, type TickInput, type TickOutput } from './protocol.js';
 import { contentType, startStaticServer, type StaticServer } from './static-server.js';
 import { BadPageOutputError, checkOutputs } from './check-output.js';
 import { TickSocket } from './tick-socket.js';
+import { enterXr, type PageStart } from './enter-xr.js';
 
 /** Raised when the page does not answer a tick in time (an infinite loop): the browser must be replaced. */
 export class PageUnresponsiveError extends Error {
@@ -49,6 +50,12 @@ export interface BrowserAppOptions {
   packages?: string[];
   /** How long a tick round trip may take (default 10 s). */
   tickTimeoutMs?: number;
+  /**
+   * A CSS selector of the element the simulated user clicks to enter XR (a task's `apps` entry `start`,
+   * `--start`). Default: a page that does not request its session by itself is entered by the element a
+   * person would press (`enter-xr.ts`).
+   */
+  start?: string;
   /**
    * How ticks reach the page: `socket` (default: the page's loopback WebSocket, DevTools until it is
    * connected) or `devtools` (always `Runtime.evaluate`). The environment's `XRSIM_TICK_CHANNEL` sets the
@@ -105,6 +112,10 @@ export class BrowserApp {
   private hostErrors: PageError[] = [];
   /** The page's status when {@link waitForSession} last asked (null before). */
   status: PageStatus | null = null;
+  /** How the page's XR session started: by itself or by the simulated user's click (null before it did). */
+  start: PageStart | null = null;
+  /** The page's requests not answered yet (the simulated user waits for a loading page). */
+  private inFlight = 0;
   private crashed = false;
 
   private constructor(
@@ -123,12 +134,12 @@ export class BrowserApp {
   /** Serves the directory, opens a fresh context and loads the page. Its session has not started yet. */
   static async open(options: BrowserAppOptions): Promise<BrowserApp> {
     const packages = new PackageResolver(options.dir);
-    const importMap = JSON.stringify(packages.importMap(options.packages ?? DEFAULT_PACKAGES));
+    const names = options.packages ?? DEFAULT_PACKAGES;
     const refused: PageError[] = [];
     const server = options.url ? null : await startStaticServer({
       root: options.dir,
       mount: (pathname) => packages.mount(pathname),
-      transformHtml: (html) => injectImportMap(html, importMap),
+      transformHtml: (html) => injectImportMap(html, packages.importMapFor(html, names)),
       onRefused: (pathname, status) => refused.push({ kind: 'network', message: `request for ${pathname} refused by the app server (${status})`, stack: '' }),
     });
     let context: BrowserContext | undefined;
@@ -153,12 +164,24 @@ export class BrowserApp {
       await context.route('**/*', (route) => {
         const url = route.request().url();
         if (url.startsWith(`${origin}/`)) return route.continue();
-        const file = packages.cdnFile(url);
-        if (file) return route.fulfill({ path: file, contentType: contentType(file), headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store' } });
-        app.hostErrors.push({ kind: 'network', message: `request to ${url} cannot be served locally (only the app directory and installed packages are)`, stack: '' });
+        const answer = packages.cdnAnswer(url);
+        const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
+        if (answer && 'file' in answer) {
+          // A module script (fetched in CORS mode, so with an Origin) named by another URL than its file's.
+          const request = route.request();
+          if (answer.url && request.resourceType() === 'script' && 'origin' in request.headers()) {
+            return route.fulfill({ body: proxyModule(answer.url), contentType: 'text/javascript', headers });
+          }
+          return route.fulfill({ path: answer.file, contentType: contentType(answer.file), headers });
+        }
+        const why = answer?.refused ?? `request to ${url} cannot be served locally (only the app directory and installed packages are)`;
+        app.hostErrors.push({ kind: 'network', message: why, stack: '' });
         return route.abort('blockedbyclient');
       });
       page.on('crash', () => (app.crashed = true));
+      page.on('request', () => app.inFlight++);
+      page.on('requestfinished', () => app.inFlight--);
+      page.on('requestfailed', () => app.inFlight--);
       const response = await page.goto(options.url ?? `${origin}/${options.page ?? 'index.html'}`, { waitUntil: 'load', timeout: 30_000 });
       if (response && !response.ok()) app.hostErrors.push({ kind: 'network', message: `the page ${page.url()} answered ${response.status()}`, stack: '' });
       return app;
@@ -172,22 +195,22 @@ export class BrowserApp {
 
   /**
    * Waits until the page's XR session will run a frame at the next tick (virtual time stays at 0). A page
-   * that waits for a click gets one on three.js's VRButton/ARButton. Resolves false when it never starts.
+   * that waits for a user gesture gets one: the simulated user clicks its way in (`enter-xr.ts`), and
+   * {@link start} says how the session started. Resolves false when it never starts; throws
+   * `PageStartError` when the `start` selector cannot be followed.
    */
   async waitForSession(timeoutMs = 15_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs; // xrsim-allow-clock: the host's wait for a page to start, outside the simulation
-    let clicked = false;
+    const status = async () => (this.status = await this.withTimeout(this.page.evaluate<PageStatus>(`window.${PAGE_HANDLE}.status()`)));
+    this.start = await enterXr(this.cdp, { start: this.options.start, status, inFlight: () => this.inFlight, remainingMs: () => deadline - Date.now() }); // xrsim-allow-clock
+    if (!this.start) return false;
     let readySince: number | null = null;
     for (let attempt = 0; Date.now() < deadline; attempt++) { // xrsim-allow-clock
-      const status = await this.withTimeout(this.page.evaluate<PageStatus>(`window.${PAGE_HANDLE}.status()`));
-      this.status = status;
+      const now = await status();
       // Ticks go over the page's socket from the first one on, unless it cannot connect (then DevTools):
       // a socket still connecting a while after the page is ready is given up on.
-      if (status.frameReady) readySince ??= Date.now(); // xrsim-allow-clock
-      if (status.frameReady && (status.bridge !== 'connecting' || Date.now() - readySince! > BRIDGE_CONNECT_MS)) return true; // xrsim-allow-clock
-      if (status.session === 'none' && !clicked && attempt >= 2) {
-        clicked = await this.page.evaluate<boolean>(`(() => { const b = document.querySelector('#VRButton, #ARButton, #XRButton'); b?.click(); return !!b; })()`);
-      }
+      if (now.frameReady) readySince ??= Date.now(); // xrsim-allow-clock
+      if (now.frameReady && (now.bridge !== 'connecting' || Date.now() - readySince! > BRIDGE_CONNECT_MS)) return true; // xrsim-allow-clock
       await new Promise((done) => setTimeout(done, Math.min(20, 1 + attempt)));
     }
     return false;
@@ -252,12 +275,33 @@ export class BrowserApp {
   }
 }
 
-/** Puts the import map first in the document's head, so it applies to every module script. */
-export function injectImportMap(html: string, importMapJson: string): string {
-  const tag = `<script type="importmap">${importMapJson.replace(/</g, '\\u003c')}</script>`;
+/**
+ * Puts xrsim's import map first in the document's head, so it applies to every module script, with only
+ * what the page's own import maps leave unmapped: a specifier the page maps keeps the page's mapping
+ * (browsers merge several import maps, and the first rule for a specifier wins).
+ */
+export function injectImportMap(html: string, importMap: { imports: Record<string, string> }): string {
+  const mapped = pageImportMapSpecifiers(html);
+  const imports = Object.fromEntries(Object.entries(importMap.imports).filter(([specifier]) => !mapped.has(specifier)));
+  if (Object.keys(imports).length === 0) return html;
+  const tag = `<script type="importmap">${JSON.stringify({ imports }).replace(/</g, '\\u003c')}</script>`;
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (head) return html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length);
   const htmlTag = /<html(\s[^>]*)?>/i.exec(html);
   if (htmlTag) return html.slice(0, htmlTag.index + htmlTag[0].length) + `<head>${tag}</head>` + html.slice(htmlTag.index + htmlTag[0].length);
   return tag + html;
+}
+
+/** The top-level `imports` specifiers of the page's inline import maps (one the browser cannot parse maps nothing). */
+export function pageImportMapSpecifiers(html: string): Set<string> {
+  const specifiers = new Set<string>();
+  for (const match of html.matchAll(/<script\b[^>]*\btype\s*=\s*(["']?)importmap\1[^>]*>([\s\S]*?)<\/script\s*>/gi)) {
+    try {
+      const map = JSON.parse(match[2]) as { imports?: unknown };
+      if (map.imports && typeof map.imports === 'object') for (const key of Object.keys(map.imports)) specifiers.add(key);
+    } catch {
+      // The browser reports a malformed import map itself.
+    }
+  }
+  return specifiers;
 }

@@ -15,6 +15,7 @@
 import type { AppContext, AppModule, XrFrameLike } from '../app/types.js';
 import type { BrowserAppRef } from '../task/browser-programs.js';
 import { BrowserApp, PageUnresponsiveError } from './browser-app.js';
+import type { PageStart } from './enter-xr.js';
 import type { WarmChromium } from './chromium.js';
 import type { LayerImage, PageError, TickOutput } from './protocol.js';
 import { BrowserRelay } from './relay.js';
@@ -26,6 +27,8 @@ export interface BrowserHostOptions {
   chromium: WarmChromium;
   /** Records a page error as an AppError event of the current tick. */
   reportError(error: PageError): void;
+  /** Records how the page's session started (`EventType.PageStart`), in frame 0. */
+  reportStart?(start: PageStart): void;
   /** How long one tick may take before the page counts as hung (default 10 s). */
   tickTimeoutMs?: number;
   /** How long the page may take to start its XR session (default 20 s). */
@@ -60,6 +63,7 @@ export class BrowserHostApp {
   private ctx: AppContext | null = null;
   private opened = false;
   private reported = 0;
+  private startReported = false;
   private closed = false;
   /**
    * Whether the page's next ticks cannot depend on its answers to earlier ones: its session asks the host
@@ -97,7 +101,7 @@ export class BrowserHostApp {
     const seed = Math.floor(ctx.random() * 2 ** 32);
     this.ctx = ctx;
     this.relay = new BrowserRelay(ctx.dt);
-    this.app = await BrowserApp.open({ chromium, dir: ref.url ? process.cwd() : ref.path, page: ref.page, url: ref.url, seed, tickTimeoutMs: this.options.tickTimeoutMs });
+    this.app = await BrowserApp.open({ chromium, dir: ref.url ? process.cwd() : ref.path, page: ref.page, url: ref.url, seed, tickTimeoutMs: this.options.tickTimeoutMs, start: ref.start });
     const started = await this.guard(this.app.waitForSession(this.options.startTimeoutMs ?? 20_000));
     if (!started) throw new PageNeverStartedError(ref.url ?? ref.page);
     this.batchable = this.app.status?.session === 'running' && !this.app.status.requests;
@@ -134,6 +138,8 @@ export class BrowserHostApp {
   /** Applies the page's output of the tick whose frame the session is about to commit: state, events, errors. */
   apply(output: TickOutput): void {
     const relay = this.relay!;
+    if (!this.startReported && this.app?.start) this.options.reportStart?.(this.app.start);
+    this.startReported = true;
     relay.apply([output], output.k, this.ctx!);
     while (this.reported < relay.errors.length) this.options.reportError(relay.errors[this.reported++]);
   }

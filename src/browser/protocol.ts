@@ -135,6 +135,8 @@ export interface PageStatus {
   requests: boolean;
   /** The page's end of the host's tick channel (`ShimConfig.bridge`); `none` when the host gave none. */
   bridge: BridgeState;
+  /** The page's first immersive session request: its mode, and whether it had transient user activation (null before). */
+  start: { mode: string; activation: boolean } | null;
 }
 
 /** Where the shim's tick channel stands: until it is `open`, the host ticks the page over DevTools. */

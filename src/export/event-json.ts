@@ -53,6 +53,7 @@ export function eventJson(event: DecodedEvent, colliders: readonly string[]): Ev
       return { name, part: UNREACHABLE_PARTS[p[UR.part]] ?? String(p[UR.part]), distance: asFloat(p[UR.distance]), reach: asFloat(p[UR.reach]) };
     case EventType.AppError:
     case EventType.ActorFailure:
+    case EventType.PageStart:
       return { name, ...readJsonPayload<Record<string, unknown>>(p, 0) };
     case EventType.AppEvent: {
       const { name: appName, data } = readJsonPayload<{ name: string; data?: unknown }>(p, 0);
@@ -87,6 +88,7 @@ export function eventText(json: EventJson): string {
   if (name === 'app-event') return `app event "${String(fields.event)}"${fields.data === undefined ? '' : ` ${JSON.stringify(fields.data)}`}`;
   if (name === 'app-error') return `app error in ${String(fields.phase)}: ${String(fields.message)}`;
   if (name === 'actor-failure') return `actor failure: ${String(fields.step ?? '')} ${String(fields.reason ?? '')}`.trim();
+  if (name === 'page-start') return fields.by === 'click' ? `the user clicked ${String(fields.element)} to enter ${String(fields.mode)}` : `the page entered ${String(fields.mode)} by itself`;
   if (name === 'input-event') return `${String(fields.kind)} (${String(fields.source)})`;
   if (name === 'tag-declared') return `tag ${String(fields.role)} = ${String(fields.id)}`;
   if ('hand' in fields) return `${name} (${String(fields.hand)})`;

@@ -70,6 +70,11 @@ export const EventType = {
   TagPoses: 22,
   /** An input event the app received. Payload: kind (0 selectstart, 1 selectend, 2 squeezestart, 3 squeezeend), source (0 left, 1 right). */
   InputEvent: 23,
+  /**
+   * How a browser app's immersive session started, in frame 0: by the page itself or by the simulated
+   * user's click on an element (`browser/enter-xr.ts`). Payload: JSON `{ by, element?, text?, mode, activation }`.
+   */
+  PageStart: 24,
 } as const;
 /** One of {@link EventType}'s values. */
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -99,6 +104,7 @@ export const EVENT_NAMES: Record<number, string> = {
   [EventType.TagDeclared]: 'tag-declared',
   [EventType.TagPoses]: 'tag-poses',
   [EventType.InputEvent]: 'input-event',
+  [EventType.PageStart]: 'page-start',
 };
 
 /**

@@ -14,7 +14,7 @@ import type { FixtureSpec } from '../task/types.js';
 import { createFkScratch, DIGIT_BASES, handLocalPoses, J } from '../../kernels/hand-fk.js';
 import { resolveUser } from '../task/user-options.js';
 import { resolveSensing } from '../task/sensing-options.js';
-import { checkPrograms, resolvePrograms } from '../task/programs.js';
+import { checkPrograms, resolvePrograms, type ProgramSources } from '../task/programs.js';
 import { loadHandModel, type HandModel } from '../hand/hand-model.js';
 import { resolvePose } from '../hand/poses.js';
 import { checkValidatorReferences } from './references.js';
@@ -155,7 +155,7 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
 
   const sensing = resolveSensing(taskSpec.sensing, options.sensing, task.file);
   if (options.programs) checkPrograms(options.programs);
-  const programs = options.programs ?? resolvePrograms(taskSpec, task.file, options.app);
+  const programs = options.programs ?? resolvePrograms(taskSpec, task.file, options.app, options.start);
   const hasPrograms = programs.actors !== undefined || programs.app !== undefined;
   // The spec's sensing joins the hash only when given, so models without it keep their hashes.
   const hashInputs = {
@@ -167,7 +167,7 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
     user: options.user ?? null,
     ...(options.sensing ? { sensing: options.sensing } : {}),
     // Programs by content, not by path: the same files hash the same wherever the checkout lives.
-    ...(hasPrograms ? { programs: { actors: programs.actors?.sha256 ?? null, app: programs.app ? [programs.app.name, programs.app.sha256] : null } } : {}),
+    ...(hasPrograms ? { programs: { actors: programs.actors?.sha256 ?? null, app: programs.app ? appHashInputs(programs.app) : null } } : {}),
   };
   const model: SimModel = {
     hash: contentHash(hashInputs),
@@ -273,4 +273,9 @@ function handPartShapes(model: HandModel): { kind: 'bone' | 'palm'; joint: numbe
     shape: { type: 'box', size: [Math.abs(x(little) - x(index)) + radius[index], 2 * radius[J.Palm], length] },
   });
   return parts;
+}
+
+/** What of the app joins the model hash: its name and content, and how a page is entered when that is named. */
+function appHashInputs(app: NonNullable<ProgramSources['app']>): string[] {
+  return 'host' in app && app.start !== undefined ? [app.name, app.sha256, app.start] : [app.name, app.sha256];
 }

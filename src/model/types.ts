@@ -139,6 +139,8 @@ export interface ModelOptions {
   sensing?: SensingOptions;
   /** The app to run: a name from the task's `apps` (default `reference` when it has apps) or a module path. */
   app?: string;
+  /** A browser app's way in: the CSS selector of the element the simulated user clicks (overrides the app entry's `start`). */
+  start?: string;
   /** Programs as recorded in a stream header (they must be unchanged); overrides `app`. */
   programs?: ProgramSources;
 }

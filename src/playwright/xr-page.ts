@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { BrowserApp } from '../browser/browser-app.js';
 import { WarmChromium } from '../browser/chromium.js';
 import { createRelayedSession } from '../browser/drive.js';
+import type { PageStart } from '../browser/enter-xr.js';
 import type { PageError, TickOutput } from '../browser/protocol.js';
 import { BrowserRelay } from '../browser/relay.js';
 import type { FrameView } from '../frame/frame.js';
@@ -39,8 +40,13 @@ export interface XrPageOptions extends Omit<SessionSpec, 'app' | 'seed'> {
   batch?: number;
   /** How long the page may take to answer one round trip (default 30 s). */
   tickTimeoutMs?: number;
-  /** How long to wait for the page to start its XR session (default 15 s; the host clicks a VRButton/ARButton). */
+  /**
+   * How long to wait for the page to start its XR session (default 15 s). A page that waits for a user
+   * gesture is clicked into XR by the simulated user (docs/BROWSER.md, "Entering XR").
+   */
   startTimeoutMs?: number;
+  /** The CSS selector of the element the simulated user clicks to enter XR (default: the element a person would press). */
+  start?: string;
 }
 
 /** A tag's pose as the page published it: position and quaternion in world coordinates. */
@@ -76,11 +82,11 @@ export class XrPage {
 
   /** Opens the page, starts its XR session and delivers frame 0. */
   static async open(options: XrPageOptions): Promise<XrPage> {
-    const { dir, page, seed = 1, actors = true, browser, batch = 1, tickTimeoutMs = 30_000, startTimeoutMs = 15_000, ...spec } = options;
+    const { dir, page, seed = 1, actors = true, browser, batch = 1, tickTimeoutMs = 30_000, startTimeoutMs = 15_000, start, ...spec } = options;
     const own = browser ? null : new WarmChromium();
     const source = browser ? { browser: async () => browser } : own!;
     try {
-      const app = await BrowserApp.open({ chromium: source, dir: typeof dir === 'string' ? dir : fileURLToPath(dir), page, seed, tickTimeoutMs });
+      const app = await BrowserApp.open({ chromium: source, dir: typeof dir === 'string' ? dir : fileURLToPath(dir), page, seed, tickTimeoutMs, start });
       try {
         const started = await app.waitForSession(startTimeoutMs);
         const task = actors ? spec.task : { ...loadTask(spec.task).spec, actors: undefined };
@@ -96,6 +102,11 @@ export class XrPage {
       await own?.close();
       throw err;
     }
+  }
+
+  /** How the page's XR session started: by itself, or by the simulated user's click on an element (null if it never did). */
+  get start(): PageStart | null {
+    return this.app.start;
   }
 
   /** The Playwright page (evaluate, click, screenshot, ...). */

@@ -16,7 +16,16 @@ export type AppHostKind = 'in-process' | 'browser';
 /** The app a stream is replayed into. */
 export type ReplayTarget =
   | { host: 'in-process'; name: string; module: string }
-  | { host: 'browser'; name: string; dir: string; page: string; /** A page the user serves on loopback, instead of `dir`. */ url?: string };
+  | {
+      host: 'browser';
+      name: string;
+      dir: string;
+      page: string;
+      /** A page the user serves on loopback, instead of `dir`. */
+      url?: string;
+      /** The element the simulated user clicks to enter XR (a task entry's `start`), when it names one. */
+      start?: string;
+    };
 
 /** What the name is resolved against: the stream's task, and the host that recorded it (it wins a tie). */
 export interface ReplayTargetContext {
@@ -71,13 +80,13 @@ function inProcessApps(taskId: string): Map<string, string> {
 }
 
 /** The browser apps of a suite task (its `apps` entries with `host: "browser"`), by name: their pages. */
-function browserApps(taskId: string): { dir: string; apps: Map<string, { page: string; dir: string }> } {
+function browserApps(taskId: string): { dir: string; apps: Map<string, { page: string; dir: string; start?: string }> } {
   const dir = join(TASKS_DIR, ...taskId.split('/'), 'web');
   if (!listTaskIds().includes(taskId)) return { dir, apps: new Map() };
   const task = loadTask(taskId);
-  const apps = new Map<string, { page: string; dir: string }>();
+  const apps = new Map<string, { page: string; dir: string; start?: string }>();
   for (const [name, entry] of Object.entries(task.spec.apps ?? {})) {
-    if (isBrowserAppEntry(entry)) apps.set(name, { page: entry.page ?? 'index.html', dir: resolve(dirname(task.file), entry.dir) });
+    if (isBrowserAppEntry(entry)) apps.set(name, { page: entry.page ?? 'index.html', dir: resolve(dirname(task.file), entry.dir), ...(entry.start ? { start: entry.start } : {}) });
   }
   return { dir, apps };
 }

@@ -24,7 +24,7 @@ import type { ReplayTarget } from './app-target.js';
 import { StreamSensing } from './stream-sensing.js';
 
 /** Event records the replayed app writes itself (the recorded ones are what it is compared with). */
-const APP_WRITTEN = new Set<number>([EventType.TagDeclared, EventType.TagPoses, EventType.AppEvent, EventType.AppError, EventType.InputEvent, EventType.HitTestResults]);
+const APP_WRITTEN = new Set<number>([EventType.TagDeclared, EventType.TagPoses, EventType.AppEvent, EventType.AppError, EventType.InputEvent, EventType.HitTestResults, EventType.PageStart]);
 
 export interface OpenLoopOptions {
   chromium?: import('../browser/chromium.js').WarmChromium;
@@ -58,8 +58,8 @@ export async function replayOpenLoop(
     const [{ WarmChromium }, { BrowserHostApp }] = await Promise.all([import('../browser/chromium.js'), import('../browser/host-app.js')]);
     const chromium = options.chromium ?? new WarmChromium();
     if (!options.chromium) ownChromium = chromium;
-    const ref = { name: target.name, host: 'browser' as const, path: target.url ?? target.dir, page: target.page, ...(target.url ? { url: target.url } : {}), sha256: '' };
-    browser = new BrowserHostApp({ ref, chromium, tickTimeoutMs: options.tickTimeoutMs ?? 30_000, reportError: (e) => host?.recordPageError(e.kind, e.message, e.stack) });
+    const ref = { name: target.name, host: 'browser' as const, path: target.url ?? target.dir, page: target.page, ...(target.url ? { url: target.url } : {}), ...(target.start ? { start: target.start } : {}), sha256: '' };
+    browser = new BrowserHostApp({ ref, chromium, tickTimeoutMs: options.tickTimeoutMs ?? 30_000, reportError: (e) => host?.recordPageError(e.kind, e.message, e.stack), reportStart: (start) => host?.recordPageStart(start) });
     module = browser.module();
   }
   const noBodies = () => {

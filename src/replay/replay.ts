@@ -41,6 +41,12 @@ export interface ReplayOptions {
   batch?: number;
   /** How long a page may take to answer one round trip (default 30 s). */
   tickTimeoutMs?: number;
+  /**
+   * A page's way in: the CSS selector of the element the simulated user clicks to enter XR (default: the
+   * task entry's `start`, else found as sessions find it; docs/BROWSER.md, "Entering XR"). An error for an
+   * app that runs in process.
+   */
+  start?: string;
 }
 
 /** The outcome of {@link replayStream}. */
@@ -85,7 +91,11 @@ export async function replayStream(path: string, options: ReplayOptions): Promis
   try {
     const { header } = reader;
     const recordedHost = recordedHostOf(header);
-    const target = resolveReplayApp(options.app, { taskId: String(header.spec.task ?? ''), recordedHost });
+    const resolved = resolveReplayApp(options.app, { taskId: String(header.spec.task ?? ''), recordedHost });
+    if (options.start !== undefined && resolved.host !== 'browser') {
+      throw new XrsimInputError(`--start names the element a page is entered by, but the app ${options.app} runs in process`, { file: '--start', expected: 'a browser app (a page, a directory or a task app with "host": "browser"), or no --start' });
+    }
+    const target = resolved.host === 'browser' && options.start !== undefined ? { ...resolved, start: options.start } : resolved;
     const mode: ReplayMode = taskPresent(header) ? 'resimulated' : 'open-loop';
     const report: ReplayReport = { file: path, app: { name: target.name, host: target.host }, recordedHost, mode, identical: false, frames: reader.frames, compared: 0, firstDivergence: null };
     const comparer = new AppStateComparer(header.encoding.mode === 'quantised', mode === 'open-loop' ? OPEN_LOOP_TOLERANCE : 0);
@@ -172,7 +182,7 @@ async function replayInBrowser(
   ]);
   const chromium = options.chromium ?? new WarmChromium();
   try {
-    const app = await BrowserApp.open({ chromium, dir: target.dir, page: target.page, url: target.url, seed: header.seed, tickTimeoutMs: options.tickTimeoutMs ?? 30_000 });
+    const app = await BrowserApp.open({ chromium, dir: target.dir, page: target.page, url: target.url, seed: header.seed, tickTimeoutMs: options.tickTimeoutMs ?? 30_000, start: target.start });
     try {
       await app.waitForSession();
       const model = replayModel(header, `browser:${target.name}`, relayAppPath());

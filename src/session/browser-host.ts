@@ -11,5 +11,6 @@ export function browserHost(ref: BrowserAppRef, appHost: () => AppHost | null | 
     capture,
     chromium: sharedChromium(),
     reportError: (error) => appHost()?.recordPageError(error.kind, error.message, error.stack),
+    reportStart: (start) => appHost()?.recordPageStart(start),
   });
 }

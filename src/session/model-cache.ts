@@ -23,7 +23,7 @@ let nextObjectId = 1;
 export function modelFor(scene: LoadedScene, task: LoadedTask, options: Omit<ModelOptions, 'programs'>): SimModel {
   // Inline tasks and scenes are new, unfrozen objects every time: nothing to reuse.
   if (!Object.isFrozen(task) || !Object.isFrozen(scene) || (options.handModel && !Object.isFrozen(options.handModel))) return buildModel(scene, task, options);
-  const programs = resolvePrograms(task.spec, task.file, options.app);
+  const programs = resolvePrograms(task.spec, task.file, options.app, options.start);
   const key = JSON.stringify([
     options.substeps ?? null,
     options.duration ?? null,
@@ -31,6 +31,7 @@ export function modelFor(scene: LoadedScene, task: LoadedTask, options: Omit<Mod
     options.user ?? null,
     options.sensing ?? null,
     options.app ?? null,
+    options.start ?? null,
     programs.actors?.sha256 ?? null,
     programs.app?.sha256 ?? null,
   ]);

@@ -387,7 +387,7 @@ export async function createSession(input: SessionSpec, options: Pick<SessionOpt
   // A browser app may need more sensing than the task's (a page knows the room only through its senses).
   const entry = task.spec.apps?.[spec.app ?? DEFAULT_APP];
   const sensing = entry && isBrowserAppEntry(entry) && entry.sensing ? { ...entry.sensing, ...spec.sensing } : spec.sensing;
-  const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing, app: spec.app });
+  const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing, app: spec.app, start: spec.start });
   // Whether a visual validator's view "layer" can be shown is known only with the session's app.
   checkVisualViews(task.spec, task.file, (model.sources.programs?.app as { host?: string } | undefined)?.host === 'browser');
   return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture });

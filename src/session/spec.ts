@@ -48,6 +48,12 @@ export interface SessionSpec {
   sensing?: SensingOptions;
   /** The app under test: a name from the task's `apps` (default `reference` when it lists apps) or a module path. */
   app?: string;
+  /**
+   * A browser app's way in: the CSS selector of the element the simulated user clicks to enter XR
+   * (overrides the app entry's `start`; default: found, docs/BROWSER.md "Entering XR"). An error for an app
+   * that runs in process.
+   */
+  start?: string;
   /** Record a frame stream. */
   record?: RecordOptions;
   /**
@@ -73,7 +79,7 @@ export interface JudgeOptions {
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'perturbationSeed', 'record', 'judge', 'browserBatch']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'perturbationSeed', 'record', 'judge', 'browserBatch']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -115,6 +121,7 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
     fail('sensing', 'invalid sensing options', 'an object (see the task schema\'s sensing section)');
   }
   if (spec.app !== undefined && (typeof spec.app !== 'string' || spec.app === '')) fail('app', 'invalid app', 'an app name from the task or a path to an app module');
+  if (spec.start !== undefined && (typeof spec.start !== 'string' || spec.start.trim() === '')) fail('start', 'invalid start selector', "a CSS selector of the page's element that enters XR");
   if (spec.record !== undefined) checkRecord(spec.record, fail);
   if (spec.judge !== undefined) checkJudge(spec.judge, fail);
   if (spec.browserBatch !== undefined && !(Number.isInteger(spec.browserBatch) && (spec.browserBatch as number) >= 1 && (spec.browserBatch as number) <= 1024)) {

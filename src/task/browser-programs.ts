@@ -21,6 +21,8 @@ export interface BrowserAppRef {
   url?: string;
   /** SHA-256 of the directory's files (for a URL app: of the URL). */
   sha256: string;
+  /** The CSS selector of the element the simulated user clicks to enter XR (absent: found; `browser/enter-xr.ts`). */
+  start?: string;
 }
 
 /** Files a browser app directory may hold before hashing it is refused (a page, not a whole disk). */

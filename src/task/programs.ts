@@ -30,7 +30,7 @@ export const DEFAULT_APP = 'reference';
 export interface ProgramPaths {
   actors?: { path: string; file: string; jsonPath: string };
   /** For a browser app (`host: 'browser'`): `path` is the served directory (or the URL) and `page` the page in it. */
-  app?: { name: string; path: string; file: string; jsonPath: string; host?: 'browser'; page?: string; url?: string };
+  app?: { name: string; path: string; file: string; jsonPath: string; host?: 'browser'; page?: string; url?: string; start?: string };
 }
 
 /**
@@ -39,7 +39,7 @@ export interface ProgramPaths {
  * `taskFile` is where the task was read from (relative module paths are relative to it; inline tasks
  * resolve them against the working directory).
  */
-export function programPaths(task: TaskSpec, taskFile: string, app: string | undefined): ProgramPaths {
+export function programPaths(task: TaskSpec, taskFile: string, app: string | undefined, start?: string): ProgramPaths {
   const base = taskFile.startsWith('<') ? process.cwd() : dirname(taskFile);
   const paths: ProgramPaths = {};
   if (task.actors) paths.actors = { path: resolve(base, task.actors), file: taskFile, jsonPath: '$.actors' };
@@ -48,11 +48,12 @@ export function programPaths(task: TaskSpec, taskFile: string, app: string | und
     const entry = task.apps?.[name];
     const target = entry ? null : browserTarget(name);
     if (entry && isBrowserAppEntry(entry)) {
-      paths.app = { name, host: 'browser', path: resolve(base, entry.dir), page: entry.page ?? 'index.html', file: taskFile, jsonPath: `$.apps.${name}` };
+      const way = start ?? entry.start;
+      paths.app = { name, host: 'browser', path: resolve(base, entry.dir), page: entry.page ?? 'index.html', file: taskFile, jsonPath: `$.apps.${name}`, ...(way ? { start: way } : {}) };
     } else if (entry) {
       paths.app = { name, path: resolve(base, entry.module), file: taskFile, jsonPath: `$.apps.${name}.module` };
     } else if (target) {
-      paths.app = { name, host: 'browser', ...target, file: '<session spec>', jsonPath: '$.app' };
+      paths.app = { name, host: 'browser', ...target, file: '<session spec>', jsonPath: '$.app', ...(start ? { start } : {}) };
     } else if (/\.(mjs|js)$/.test(name)) {
       paths.app = { name, path: isAbsolute(name) ? name : resolve(name), file: '<session spec>', jsonPath: '$.app' };
     } else {
@@ -65,16 +66,24 @@ export function programPaths(task: TaskSpec, taskFile: string, app: string | und
       });
     }
   }
+  if (start !== undefined && paths.app?.host !== 'browser') {
+    throw new XrsimInputError(`start names the element a browser app's page is entered by, but the app ${paths.app ? `"${paths.app.name}" runs in process` : 'is none'}`, {
+      file: '<session spec>',
+      jsonPath: '$.start',
+      expected: 'a browser app (a task app with "host": "browser", a directory, an .html page or a loopback URL), or no start',
+    });
+  }
   return paths;
 }
 
 /** Resolves and hashes a task's programs (see {@link programPaths} for how they are found). */
-export function resolvePrograms(task: TaskSpec, taskFile: string, app: string | undefined): ProgramSources {
-  const { actors, app: appPath } = programPaths(task, taskFile, app);
+export function resolvePrograms(task: TaskSpec, taskFile: string, app: string | undefined, start?: string): ProgramSources {
+  const { actors, app: appPath } = programPaths(task, taskFile, app, start);
   const programs: ProgramSources = {};
   if (actors) programs.actors = moduleRef(actors.path, actors.file, actors.jsonPath);
   if (appPath?.host === 'browser') {
-    programs.app = appPath.url ? browserUrlRef(appPath.url) : browserDirRef(appPath.name, appPath.path, appPath.page!, appPath.file, appPath.jsonPath);
+    const ref = appPath.url ? browserUrlRef(appPath.url) : browserDirRef(appPath.name, appPath.path, appPath.page!, appPath.file, appPath.jsonPath);
+    programs.app = appPath.start ? { ...ref, start: appPath.start } : ref;
   } else if (appPath) programs.app = { name: appPath.name, ...moduleRef(appPath.path, appPath.file, appPath.jsonPath) };
   return programs;
 }

@@ -107,6 +107,8 @@ export interface BrowserAppEntrySpec extends AppEntryBase {
   dir: string;
   /** The page to open, relative to `dir` (default `index.html`). */
   page?: string;
+  /** A CSS selector of the element the simulated user clicks to enter XR (default: found; docs/BROWSER.md, "Entering XR"). */
+  start?: string;
   /** Sensing the page needs on top of the task's (a page knows the room only through sensing). */
   sensing?: SensingOptions;
 }

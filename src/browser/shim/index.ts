@@ -31,7 +31,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
   if (config.protocol !== PROTOCOL_VERSION) throw new Error(`xrsim shim: protocol ${PROTOCOL_VERSION}, the host speaks ${config.protocol}`);
   if (PAGE_HANDLE in win) return;
   const full = { ...DEFAULTS, ...config } as Required<ShimConfig>;
-  const runtime: Runtime = { config: full, device: new DeviceState(), requests: [], report: () => undefined, session: null, state: 'none' };
+  const runtime: Runtime = { config: full, device: new DeviceState(), requests: [], report: () => undefined, session: null, state: 'none', start: null };
   let primarySpace: primitives.XRSpace | null = null;
   const app = new AppState(() => (primarySpace ? primarySpace[S].resolve() : IDENTITY_POSE), win.location.origin);
   // Exceptions in callbacks the shim runs are reported as the browser reports uncaught ones.
@@ -63,7 +63,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
     const session = runtime.session?.[S];
     const layerSet = !!(session && (session.renderState.baseLayer || session.pending?.baseLayer));
     const requests = !!session && (session.enabled('hit-test') || session.enabled('anchors'));
-    return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0, requests, bridge: bridgeState() };
+    return { session: runtime.state, frameReady: !!session && layerSet && session.callbacks.size > 0, requests, bridge: bridgeState(), start: runtime.start };
   };
   const yieldTask = macrotaskYield(win);
   // Real time spent in ticks (the page's own clock is virtual), for the host's benchmarks.

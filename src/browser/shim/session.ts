@@ -22,6 +22,15 @@ export interface Runtime {
   report(error: unknown): void;
   session: XRSession | null;
   state: 'none' | 'requested' | 'running' | 'ended';
+  /** How the page's immersive session was requested: its mode, and whether the call had transient user activation. */
+  start: SessionStart | null;
+}
+
+/** The first immersive session request of the page (`PageStatus.start`). */
+export interface SessionStart {
+  mode: string;
+  /** `navigator.userActivation.isActive` when the page called `requestSession` (a real click gives it). */
+  activation: boolean;
 }
 
 interface SourceEntry {
@@ -313,6 +322,7 @@ export class XRSystem extends EventTarget {
     if (!(runtime.config.modes as string[]).includes(mode)) throw domError('NotSupportedError', `XRSystem.requestSession: mode "${mode}" is not supported`);
     if (runtime.session || runtime.state === 'requested') throw domError('InvalidStateError', 'XRSystem.requestSession: an immersive session is already active');
     runtime.state = 'requested';
+    runtime.start ??= { mode, activation: globalThis.navigator?.userActivation?.isActive === true };
     try {
       const session = internal(() => new XRSession());
       session[S] = sessionState(session, runtime, mode, init);

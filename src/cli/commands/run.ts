@@ -20,6 +20,9 @@ export const runCommand: Command = {
                         (default reference; see \`xrsim list tasks\`), a path to an app module (.mjs),
                         or your own WebXR page: a directory with index.html, an .html file, or a
                         page you serve on loopback (http://127.0.0.1:PORT/...)
+  --start SELECTOR      a browser app: the CSS selector of the element the simulated user clicks to
+                        enter XR (default: a page that does not start XR at load is entered by the
+                        element a person would press, e.g. three.js's VRButton; docs/BROWSER.md)
   --scene ID|PATH       a scene from the library (see \`xrsim list scenes\`) or a scene .json file
                         (default: the task's own scene)
   --seed N              the session seed, a non-negative integer (default 1)
@@ -58,6 +61,7 @@ not be judged), 2 bad input.`,
     perturb: { type: 'boolean' },
     depth: { type: 'string' },
     app: { type: 'string' },
+    start: { type: 'string' },
     'time-limit': { type: 'string' },
     planes: { type: 'boolean' },
     judge: { type: 'string' },
@@ -76,6 +80,7 @@ not be judged), 2 bad input.`,
       spec.duration = parseNumberArg('duration', v.duration, false);
       if (v['hand-model'] !== undefined) spec.handModel = v['hand-model'];
       if (v.app !== undefined) spec.app = v.app;
+      if (v.start !== undefined) spec.start = v.start;
       if (values.perturb === true) spec.user = { perturbation: true };
       if (v.depth !== undefined || values.planes === true) {
         spec.sensing = {
