@@ -9,7 +9,7 @@ import { Hasher64, hashToHex } from '../kernels/hash64.js';
 import { createSession, KERNEL_VERSION, listTaskIds, runSession } from '../src/index.js';
 
 /** The kernel version these hashes were taken with. */
-const PINNED_KERNEL_VERSION = '6';
+const PINNED_KERNEL_VERSION = '7';
 
 /**
  * Every recorded depth image of `xr/depth-bounce` (seed 1, right hand), hashed in order. Frame hashes cover
@@ -27,6 +27,7 @@ const PINNED: Record<string, string> = {
   'xr/draw-in-air': 'd14da6877df4dcbd',
   'xr/ergonomic-menu': '7b366684941043d2',
   'xr/gaze-dwell-select': 'cd2c017718583911',
+  'xr/gesture-markers': 'c97e619e7f7f8f25',
   'xr/grab-and-throw': 'dc4c070339036d8a',
   'xr/late-tracking': 'aa3c0584f29d33c9',
   'xr/palm-menu': '83e51f479dabc38e',
