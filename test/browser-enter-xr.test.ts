@@ -6,12 +6,18 @@
  * registry, esm.sh modules) are answered offline. Real Chromium, skipped only with XRSIM_SKIP_SYSTEM=1.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BrowserApp } from '../src/browser/browser-app.js';
 import { closeSharedChromium, sharedChromium } from '../src/browser/chromium.js';
 import { readJsonPayload } from '../src/frame/json-record.js';
-import { createSession, decodeEvents, runSession, type SessionSpec } from '../src/index.js';
+import { createSession, decodeEvents, loadTask, runSession, type SessionSpec } from '../src/index.js';
+import { PACKAGE_ROOT } from '../src/paths.js';
 import { FIXTURES, SKIP_SYSTEM } from './helpers/browser.js';
+import { tempDir } from './helpers/cli.js';
+import { XrPage } from '../src/playwright/index.js';
+import { replayStream } from '../src/replay/replay.js';
 
 /** A session's result with its page-start record, app events and app errors, by tick. */
 async function sessionEvents(spec: SessionSpec) {
@@ -92,6 +98,28 @@ describe.skipIf(SKIP_SYSTEM)('entering XR as a user (system test)', () => {
     expect(result.error?.message).toMatch(/the page index\.html never started an immersive XR session/);
   }, 180_000);
 
+  it('xrsim replay and xrsim/playwright click their way in too', async () => {
+    const dir = tempDir('xrsim-enter-replay-');
+    const stream = join(dir, 'markers.xrs');
+    const recorded = await runSession({ task: 'xr/gesture-markers', app: 'web-reference', seed: 1, record: { path: stream } });
+    expect(recorded.status, recorded.error?.message).toBe('passed');
+    const same = await replayStream(stream, { app: 'web-reference', chromium: sharedChromium() });
+    expect(same).toMatchObject({ identical: true, app: { host: 'browser' } });
+    // The page that clears on any hand's open palm loses the markers at the distractor.
+    const other = await replayStream(stream, { app: 'web-any-hand-clears', chromium: sharedChromium() });
+    expect(other.firstDivergence).toMatchObject({ kind: 'tag', name: 'marker', replayed: null });
+    expect(await replayStream(stream, { app: 'reference', start: '#x' }).catch((e: Error) => e.message)).toMatch(/--start names the element a page is entered by/);
+
+    const xr = await XrPage.open({ dir: join(FIXTURES, 'enter-button'), task: 'xr/pinch-spawn-ball', duration: 0.3 });
+    try {
+      expect(xr.start).toMatchObject({ by: 'click', element: 'body > button#VRButton', activation: true });
+      await xr.step(10);
+      expect(xr.errors()).toEqual([]);
+    } finally {
+      await xr.close();
+    }
+  }, 240_000);
+
   it("keeps the page's own import map: xrsim adds only what it leaves unmapped", async () => {
     const run = await sessionEvents({ task: 'xr/pinch-spawn-ball', app: join(FIXTURES, 'own-import-map'), seed: 1, duration: 0.2 });
     expect(run.errors).toEqual([]);
@@ -107,3 +135,25 @@ describe.skipIf(SKIP_SYSTEM)('entering XR as a user (system test)', () => {
     expect((assets?.data as { profiles: number }).profiles).toBeGreaterThan(40);
   }, 120_000);
 });
+
+describe.skipIf(SKIP_SYSTEM)('a page someone else published, unmodified (system test)', () => {
+  afterAll(async () => {
+    await closeSharedChromium();
+  });
+
+  it("XR Blocks' virtual keyboard sample, as its npm package ships it, enters XR from its button and runs without page errors", async () => {
+    const root = join(PACKAGE_ROOT, 'node_modules', 'xrblocks');
+    const page = 'src/addons/virtualkeyboard/samples/index.html';
+    // Byte for byte the file xrblocks 0.21.1 publishes (its import map names CDN copies of three, lit, uikit...).
+    expect(createHash('sha256').update(readFileSync(join(root, page))).digest('hex')).toBe(VIRTUAL_KEYBOARD_SHA256);
+    const task = { ...loadTask('xr/pinch-spawn-ball').spec, id: 'test/published-xrblocks-sample', actors: join(PACKAGE_ROOT, 'tasks/xr/pinch-spawn-ball/actors.mjs'), apps: { reference: { host: 'browser' as const, dir: root, page } } };
+    const run = await sessionEvents({ task, app: 'reference', seed: 1, duration: 1 });
+    expect(run.result.status, run.result.error?.message).not.toBe('errored');
+    expect(run.errors).toEqual([]);
+    expect(run.starts).toEqual([{ tick: 0, start: { by: 'click', element: 'body > div#XRButtonWrapper > button.XRButton', text: 'Enter XR', mode: 'immersive-ar', activation: true } }]);
+    expect(run.result.ticks).toBe(90);
+  }, 180_000);
+});
+
+/** SHA-256 of `src/addons/virtualkeyboard/samples/index.html` in xrblocks 0.21.1. */
+const VIRTUAL_KEYBOARD_SHA256 = '3cb37c889b978451252e1e0707fa12bd00d68c27b0bb758dd6ff33db90790f66';
