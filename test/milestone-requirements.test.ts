@@ -109,6 +109,7 @@ describe('the shipped guards', () => {
     'xr/depth-bounce': ['never-sinks-into-surfaces'],
     'xr/ergonomic-menu': ['stays-put-during-glance'],
     'xr/gaze-dwell-select': ['no-select-without-continuous-dwell'],
+    'xr/gesture-markers': ['cleared-by-open-hand'],
     'xr/late-tracking': ['no-app-errors'],
     'xr/palm-menu': ['hidden-when-palm-away'],
     'xr/pinch-spawn-ball': ['despawns-on-wall-hit'],
@@ -127,6 +128,6 @@ describe('the shipped guards', () => {
         }
       }
     }
-    expect(Object.values(guards).flat().length).toBe(11);
+    expect(Object.values(guards).flat().length).toBe(12);
   });
 });
