@@ -16,6 +16,7 @@ import { headVerbs, type HeadVerbs } from './head-verbs.js';
 import { at, offset, surface, tag, world, type Target } from './targets.js';
 import { until, wait, type ActorView } from './time-verbs.js';
 import { environmentVerbs, objectVerbs, type EnvironmentVerbs, type ObjectVerbs } from './world-verbs.js';
+import { checkActions, checkedVerbs, CONTROLLER_VERBS, ENVIRONMENT_VERBS, HAND_VERBS, HEAD_VERBS, OBJECT_VERBS, TOP_VERBS } from './signatures.js';
 
 /** The script API. */
 export interface ActorApi {
@@ -43,26 +44,39 @@ export interface ActorApi {
 /** A script: a generator of actions. */
 export type ActorScript = (a: ActorApi) => Generator<Action | Action[], void, unknown>;
 
-/** Builds the API for a session whose dominant hand is `dominant` (every verb returns a fresh action). */
+/**
+ * Builds the API for a session whose dominant hand is `dominant` (every verb returns a fresh action). Every
+ * verb checks its arguments (`signatures.ts`): a wrong one throws a `VerbArgumentError` naming the verb,
+ * which the runner records as an actor-failure.
+ */
 export function actorApi(dominant: 'left' | 'right' = 'right'): ActorApi {
-  return {
-    dominantSide: dominant,
-    side: (ref) => (sideOf(ref, dominant) === 'right' ? 1 : -1),
-    head: headVerbs(),
-    hand: handVerbs,
-    controller: controllerVerbs,
-    object: objectVerbs,
-    environment: environmentVerbs(),
+  const top = checkedVerbs('a', {
+    side: (ref: SideRef) => (sideOf(ref, dominant) === 'right' ? 1 : -1),
+    hand: (ref: SideRef) => checkedVerbs(`hand(${ref})`, handVerbs(ref), HAND_VERBS),
+    controller: (ref: SideRef) => checkedVerbs(`controller(${ref})`, controllerVerbs(ref), CONTROLLER_VERBS),
+    object: (id: string) => checkedVerbs(`object(${id})`, objectVerbs(id), OBJECT_VERBS),
     wait,
     until,
-    parallel,
-    sequence: (...actions) => sequence(`sequence(${actions.length})`, actions),
     find,
     at,
     world,
     surface,
     tag,
     offset,
+  }, TOP_VERBS);
+  return {
+    dominantSide: dominant,
+    ...top,
+    head: checkedVerbs('head', headVerbs(), HEAD_VERBS),
+    environment: checkedVerbs('environment', environmentVerbs(), ENVIRONMENT_VERBS),
+    parallel: (...actions) => {
+      checkActions('a.parallel', actions);
+      return parallel(...actions);
+    },
+    sequence: (...actions) => {
+      checkActions('a.sequence', actions);
+      return sequence(`sequence(${actions.length})`, actions);
+    },
   };
 }
 

@@ -5,6 +5,7 @@
 import { rotateVec } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { HandPoint } from '../user/hand.js';
+import type { Easing } from '../user/motion.js';
 import type { SideRef } from '../hand/side.js';
 import { nextTickTime, sequence, timed, type Action, type ActorContext } from './action.js';
 import { asTarget, type Resolved, type Target } from './targets.js';
@@ -33,14 +34,16 @@ export interface ReachOptions {
 /** The verbs of one hand. */
 export interface HandVerbs {
   reach(target: Target | Vec3, options?: ReachOptions): Action;
-  pose(name: string, options?: { duration?: number; diameter?: number }): Action;
-  pinch(options?: { amount?: number; duration?: number }): Action;
+  /** Changes to a named pose (`grab` takes a diameter) over `duration` seconds (default 0.3). */
+  pose(name: string, options?: { duration?: number; easing?: Easing; diameter?: number }): Action;
+  /** Pinches fully (amount 1, the default) or partly (0 opens it) over `duration` seconds (default 0.25), as `user.hand(ref).pinch` does. */
+  pinch(amount?: number, options?: { duration?: number }): Action;
   release(options?: { duration?: number }): Action;
   /** Reaches the target with the pinch point, then pinches it. */
   grab(target: Target | Vec3, options?: { duration?: number }): Action;
   /** Opens the pinch (lets go of what it holds). */
   drop(): Action;
-  /** Presses a target with the index tip `depth` metres along its inward normal, then withdraws. */
+  /** Presses a target with the index tip `depth` metres along its inward normal (negative: stops that far in front), then withdraws. */
   poke(target: Target | Vec3, options?: { depth?: number; approach?: number; pressSeconds?: number }): Action;
   /** Moves the chosen hand point through each point of a path at `speed` m/s. */
   trace(path: (Target | Vec3)[], options?: { with?: HandPoint; speed?: number }): Action;
@@ -108,8 +111,8 @@ export function handVerbs(ref: SideRef): HandVerbs {
   });
   return {
     reach: (target, options) => reach(target, options),
-    pose: (pose, o = {}) => timed(`${name}.pose(${pose})`, (o.duration ?? 0.3) + 0.02, (ctx) => ctx.user.hand(ref).pose(pose, { duration: o.duration ?? 0.3, diameter: o.diameter })),
-    pinch: (o = {}) => pinch(o.amount ?? 1, o.duration ?? 0.25, `${name}.pinch()`),
+    pose: (pose, o = {}) => timed(`${name}.pose(${pose})`, (o.duration ?? 0.3) + 0.02, (ctx) => ctx.user.hand(ref).pose(pose, { duration: o.duration ?? 0.3, easing: o.easing, diameter: o.diameter })),
+    pinch: (amount = 1, o = {}) => pinch(amount, o.duration ?? 0.25, amount === 1 ? `${name}.pinch()` : `${name}.pinch(${amount})`),
     release: (o = {}) => pinch(0, o.duration ?? 0.25, `${name}.release()`),
     grab: (target, o = {}) => sequence(`${name}.grab`, [reach(target, { with: 'pinch-point', duration: o.duration ?? 0.8 }, `${name}.grab`), pinch(1, 0.25, `${name}.pinch()`)]),
     drop: () => pinch(0, 0.1, `${name}.drop()`),

@@ -10,6 +10,7 @@ import type { Frame } from '../frame/frame.js';
 import { writeJsonRecord } from '../frame/json-record.js';
 import { parallel, type Action, type ActorContext } from './action.js';
 import { actorApi, type ActorScript } from './api.js';
+import { VerbArgumentError } from '../user/arguments.js';
 
 /** How many steps a script may finish within one tick before the rest wait for the next (a guard against scripts of only instant steps looping forever). */
 const MAX_STEPS_PER_TICK = 64;
@@ -79,7 +80,9 @@ export class ActorRunner {
       return value;
     } catch (err) {
       this.finished = true;
-      this.fail(ctx, frame, 'script', describeThrown(err).message);
+      // A verb called with a wrong argument is that verb's failure (its message names it and what it expected).
+      if (err instanceof VerbArgumentError) this.fail(ctx, frame, err.verb, err.message);
+      else this.fail(ctx, frame, 'script', describeThrown(err).message);
       return null;
     }
   }

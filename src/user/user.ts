@@ -17,6 +17,8 @@ import { Controller, type ButtonName } from './controller.js';
 import { Hand, type HandPoint, type HandTarget } from './hand.js';
 import { loadHandModel, type HandModel } from '../hand/hand-model.js';
 import { Head, WALKING_SPEED } from './head.js';
+import { checkArguments } from './arguments.js';
+import { CONTROLLER_CONTROLS, HAND_CONTROLS } from './signatures.js';
 import type { Easing } from './motion.js';
 import { handPerturbation } from './perturbation.js';
 import { resolvePose } from '../hand/poses.js';
@@ -209,9 +211,21 @@ export function userControls(user: SimUser): UserControls {
         disconnect: () => {
           c.connected = false;
         },
-        press: (button, value = 1, o = {}) => c.press(t(), button, value, o.duration),
-        release: (button, o = {}) => c.release(t(), button, o.duration),
-        thumbstick: (x, y, o = {}) => c.thumbstick(t(), x, y, o.duration),
+        press: (...args) => {
+          checkArguments(`user.controller(${ref}).press`, CONTROLLER_CONTROLS.press, args);
+          const [button, value = 1, o = {}] = args;
+          c.press(t(), button, value, o.duration);
+        },
+        release: (...args) => {
+          checkArguments(`user.controller(${ref}).release`, CONTROLLER_CONTROLS.release, args);
+          const [button, o = {}] = args;
+          c.release(t(), button, o.duration);
+        },
+        thumbstick: (...args) => {
+          checkArguments(`user.controller(${ref}).thumbstick`, CONTROLLER_CONTROLS.thumbstick, args);
+          const [x, y, o = {}] = args;
+          c.thumbstick(t(), x, y, o.duration);
+        },
         moveTo: (point, o = {}) => c.moveTo(t(), user.head, point, o.duration ?? 0.6),
         aim: (point, o = {}) => c.aim(t(), user.head, point, o.duration ?? 0.4),
         state: c,
@@ -236,15 +250,21 @@ class BoundHandControls implements HandControls {
     return this.user.hand(this.side);
   }
 
-  pose(name: string, o: { duration?: number; easing?: Easing; diameter?: number } = {}): void {
+  pose(...args: [name: string, options?: { duration?: number; easing?: Easing; diameter?: number }]): void {
+    checkArguments(`user.hand(${this.side}).pose`, HAND_CONTROLS.pose, args);
+    const [name, o = {}] = args;
     this.state.setPose(this.user.time, resolvePose(name, this.user.handModel, { diameter: o.diameter }), o.duration ?? 0.3, o.easing);
   }
 
-  pinch(amount = 1, o: { duration?: number } = {}): void {
+  pinch(...args: [amount?: number, options?: { duration?: number }]): void {
+    checkArguments(`user.hand(${this.side}).pinch`, HAND_CONTROLS.pinch, args);
+    const [amount = 1, o = {}] = args;
     this.state.setPinch(this.user.time, amount, o.duration ?? 0.25);
   }
 
-  release(o: { duration?: number } = {}): void {
+  release(...args: [options?: { duration?: number }]): void {
+    checkArguments(`user.hand(${this.side}).release`, HAND_CONTROLS.release, args);
+    const [o = {}] = args;
     this.state.setPinch(this.user.time, 0, o.duration ?? 0.25);
   }
 
@@ -252,7 +272,9 @@ class BoundHandControls implements HandControls {
     this.state.moveTo(this.user.time, this.user.head, target, o.duration ?? 0.6);
   }
 
-  rest(o: { duration?: number } = {}): void {
+  rest(...args: [options?: { duration?: number }]): void {
+    checkArguments(`user.hand(${this.side}).rest`, HAND_CONTROLS.rest, args);
+    const [o = {}] = args;
     this.state.rest(this.user.time, this.user.head, o.duration ?? 0.6);
   }
 

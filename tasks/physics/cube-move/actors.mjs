@@ -4,9 +4,9 @@
 export default function* (a) {
   const pad = a.controller('dominant');
   yield a.wait(0.5);
-  yield pad.thumbstick(0, -1, 1.0);
+  yield pad.thumbstick(0, -1, { duration: 1.0 });
   yield a.wait(0.45);
-  yield pad.thumbstick(-1, 0, 1.0);
+  yield pad.thumbstick(-1, 0, { duration: 1.0 });
   yield a.wait(0.5);
   yield pad.press('a');
   yield a.wait(0.1);

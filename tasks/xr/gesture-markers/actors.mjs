@@ -7,7 +7,7 @@ export default function* (a) {
   const other = a.hand('other');
   const side = a.side('dominant');
   // Hands at rest are open: curl them loosely first, so that opening a hand later is a gesture of its own.
-  yield [hand.pinch({ amount: 0.4 }), other.pinch({ amount: 0.4 })];
+  yield [hand.pinch(0.4), other.pinch(0.4)];
   const spots = [
     [side * 0.02, 0.3, 0.12],
     [side * 0.1, 0.34, 0.1],
@@ -17,17 +17,17 @@ export default function* (a) {
     yield hand.reach(a.at(...spots[i]), { with: 'pinch-point', duration: 0.6 });
     yield hand.pinch();
     yield a.wait(0.2);
-    yield hand.pinch({ amount: 0.4 });
+    yield hand.pinch(0.4);
     yield a.wait(0.2);
     if (i === 1) {
       yield other.reach(a.at(-side * 0.2, 0.32, 0.1), { with: 'palm', duration: 0.5 });
-      yield [other.pinch({ amount: 0 }), other.pose('open')];
+      yield [other.pinch(0), other.pose('open')];
       yield a.wait(0.6);
-      yield other.pinch({ amount: 0.4 });
+      yield other.pinch(0.4);
       yield other.rest({ duration: 0.5 });
     }
   }
-  yield [hand.pinch({ amount: 0 }), hand.pose('open')];
+  yield [hand.pinch(0), hand.pose('open')];
   yield a.wait(0.8);
   yield hand.rest();
 }
