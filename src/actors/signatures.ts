@@ -112,10 +112,12 @@ export function checkedVerbs<T extends object>(prefix: string, verbs: T, signatu
     const signature = signatures[name];
     if (!signature) throw new Error(`actor verb ${prefix}.${name} has no signature in actors/signatures.ts`);
     const verb = `${prefix}.${name}`;
-    out[name] = (...args: unknown[]) => {
+    const checked = (...args: unknown[]): unknown => {
       checkArguments(verb, signature, args);
       return (value as (...a: unknown[]) => unknown)(...args);
     };
+    out[name] = checked; // made first, then assigned: see test/session-garbage.test.ts
+
   }
   return out as T;
 }
