@@ -157,6 +157,27 @@ export { at, world, surface, tag, offset, type Target, type Resolved } from './a
 export { parallel, sequence, instant, timed, type Action, type ActionStatus, type ActorContext } from './actors/action.js';
 export { ActorRunner } from './actors/runner.js';
 export type { ActorView } from './actors/time-verbs.js';
+/**
+ * Agent actors (`a.agent`): the request an agent gets and the action it answers, the decider interface a
+ * harness can implement, the reference agent, agents from a recording, and the errors of a session that
+ * cannot have its agent (docs/TASKS.md, "Agent actors").
+ */
+export {
+  AGENT_VERBS,
+  AgentUnavailableError,
+  AgentDivergenceError,
+  parseAgentAnswer,
+  type AgentDecider,
+  type AgentRequest,
+  type AgentAction,
+  type AgentTarget,
+  type AgentTag,
+  type AgentHistoryEntry,
+} from './actors/agent-protocol.js';
+export type { AgentOptions } from './actors/agent-verb.js';
+export { referenceAgent, referenceDecision } from './actors/reference-agent.js';
+export { resolveAgent, recordedAgent, recordedDecisions, checkedAgent, type RecordedDecision } from './session/agents.js';
+export { commandAgent, DEFAULT_AGENT_TIMEOUT, type AgentViews } from './session/agent-command.js';
 
 // Streams
 /** Reads `.xrs` streams: random access by tick, columnar pose tracks, chunk checks. */
@@ -168,7 +189,7 @@ export { modelFromHeader, replayModelFromHeader, buildStreamHeader } from './str
 /** Header, channels, sizes and chunk checks of a stream. */
 export { inspectStream, type InspectReport } from './stream/inspect.js';
 /** Re-runs a stream's session and names the first divergent tick and channel. */
-export { verifyStream, type VerifyReport, type Divergence } from './stream/verify.js';
+export { verifyStream, type VerifyReport, type VerifyOptions, type Divergence } from './stream/verify.js';
 export { replayStream, resolveReplayApp, type ReplayOptions, type ReplayReport, type ReplayDifference, type ReplayTarget, type AppHostKind } from './replay/replay.js';
 /** The container layout and its header. */
 export { DEFAULT_CHUNK_FRAMES, MIN_CHUNK_FRAMES, type StreamHeader, type StreamEncoding } from './stream/format.js';

@@ -66,6 +66,7 @@ const WRONG: Record<string, [() => unknown, RegExp][]> = {
   'a.offset': [[() => a.offset(ok, [0, 0] as never), /\[x, y, z\]/]],
   'a.parallel': [[() => a.parallel(ok as never), /a list of actions/]],
   'a.sequence': [[() => a.sequence(a.wait(1), 'then' as never), /a list of actions/]],
+  'a.agent': [[() => a.agent('', { maxSteps: 3 }), /a non-empty instruction/], [() => a.agent('press the settings button', { maxSteps: 0 }), /maxSteps is an integer from 1 to 1000/], [() => a.agent('open it', { steps: 3 } as never), /steps/]],
 };
 
 describe('actor verbs refuse wrong arguments, naming the verb', () => {

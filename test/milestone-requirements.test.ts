@@ -110,6 +110,7 @@ describe('the shipped guards', () => {
     'xr/ergonomic-menu': ['stays-put-during-glance'],
     'xr/gaze-dwell-select': ['no-select-without-continuous-dwell'],
     'xr/gesture-markers': ['cleared-by-open-hand'],
+    'xr/find-control': ['no-wrong-control'],
     'xr/late-tracking': ['no-app-errors'],
     'xr/palm-menu': ['hidden-when-palm-away'],
     'xr/pinch-spawn-ball': ['despawns-on-wall-hit'],
@@ -128,6 +129,6 @@ describe('the shipped guards', () => {
         }
       }
     }
-    expect(Object.values(guards).flat().length).toBe(12);
+    expect(Object.values(guards).flat().length).toBe(13);
   });
 });

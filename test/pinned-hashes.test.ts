@@ -26,6 +26,7 @@ const PINNED: Record<string, string> = {
   'xr/depth-bounce': '25ecdad20b102d73',
   'xr/draw-in-air': 'd14da6877df4dcbd',
   'xr/ergonomic-menu': '7b366684941043d2',
+  'xr/find-control': 'fac3bd0110faa763',
   'xr/gaze-dwell-select': 'cd2c017718583911',
   'xr/gesture-markers': 'c97e619e7f7f8f25',
   'xr/grab-and-throw': 'dc4c070339036d8a',

@@ -9,6 +9,8 @@ import type { Sensing } from '../sensing/sensing.js';
 import type { Environment } from '../sensing/environment.js';
 import type { SimUser, UserControls } from '../user/user.js';
 import type { TagRegistry } from '../app/tags.js';
+import type { Frame } from '../frame/frame.js';
+import type { AgentDecider } from './agent-protocol.js';
 
 /** What an action can read and drive. */
 export interface ActorContext {
@@ -29,6 +31,13 @@ export interface ActorContext {
   appEventCount(name: string): number;
   /** A dynamic body's world position (`task:ball`, `scene:mug`). Throws for an unknown body. */
   bodyPosition(ref: string): Vec3;
+  readonly dominantHand: 'left' | 'right';
+  /** The frame being simulated (actor steps record their events in it). */
+  readonly frame: Frame;
+  /** The session's agent, for `a.agent` steps (null: none configured). */
+  readonly agent: AgentDecider | null;
+  /** Agent decisions taken so far in this session (each `a.agent` decision counts one). */
+  agentDecisions: number;
 }
 
 /** An action's state after an update. */

@@ -11,6 +11,7 @@ import { sideOf, type SideRef } from '../hand/side.js';
 import { parallel, sequence, type Action } from './action.js';
 import { controllerVerbs, type ControllerVerbs } from './controller-verbs.js';
 import { find } from './find.js';
+import { agentStep, type AgentOptions } from './agent-verb.js';
 import { handVerbs, type HandVerbs } from './hand-verbs.js';
 import { headVerbs, type HeadVerbs } from './head-verbs.js';
 import { at, offset, surface, tag, world, type Target } from './targets.js';
@@ -30,6 +31,11 @@ export interface ActorApi {
   parallel(...actions: Action[]): Action;
   sequence(...actions: Action[]): Action;
   find(role: string, options?: Parameters<typeof find>[1]): Action;
+  /**
+   * An adaptive step: the session's agent decides one action at a time (reach, poke, pinch, release, lookAt,
+   * press) toward the instruction, until it answers done (docs/TASKS.md, "Agent actors").
+   */
+  agent(instruction: string, options?: AgentOptions): Action;
   /** Targets. */
   at(x: number, y: number, z: number): Target;
   world(x: number, y: number, z: number): Target;
@@ -58,6 +64,7 @@ export function actorApi(dominant: 'left' | 'right' = 'right'): ActorApi {
     wait,
     until,
     find,
+    agent: agentStep,
     at,
     world,
     surface,

@@ -2,7 +2,9 @@
  * Runs an actor script on the simulation clock: first stage of every tick. The generator yields actions;
  * each runs until done, then the script resumes in the same tick. A failed action (a timed-out `until`,
  * an unresolvable tag) becomes an ActorFailure event and the script goes on with its next step; a script
- * that throws becomes one too, and stops. Nothing here can crash the session.
+ * that throws becomes one too, and stops. Nothing here can crash the session, except an `a.agent` step
+ * whose agent cannot be had (none configured, its command failed, a replay diverged): that session is
+ * `errored`.
  */
 import { describeThrown } from '../errors.js';
 import { EventType } from '../frame/events.js';
@@ -11,6 +13,7 @@ import { writeJsonRecord } from '../frame/json-record.js';
 import { parallel, type Action, type ActorContext } from './action.js';
 import { actorApi, type ActorScript } from './api.js';
 import { VerbArgumentError } from '../user/arguments.js';
+import { AgentUnavailableError } from './agent-protocol.js';
 
 /** How many steps a script may finish within one tick before the rest wait for the next (a guard against scripts of only instant steps looping forever). */
 const MAX_STEPS_PER_TICK = 64;
@@ -87,11 +90,15 @@ export class ActorRunner {
     }
   }
 
-  /** Runs `fn`; an exception becomes a failure of the current step (and returns undefined). */
+  /**
+   * Runs `fn`; an exception becomes a failure of the current step (and returns undefined). An agent the
+   * session cannot have is the harness's problem, not the script's: it ends the session as `errored`.
+   */
   private guard<T>(ctx: ActorContext, frame: Frame, fn: () => T): T | undefined {
     try {
       return fn();
     } catch (err) {
+      if (err instanceof AgentUnavailableError) throw err;
       this.fail(ctx, frame, this.current?.label ?? 'script', describeThrown(err).message);
       this.current = null;
       return undefined;

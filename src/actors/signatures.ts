@@ -28,6 +28,8 @@ import {
 } from '../user/arguments.js';
 import { BUTTON, CONTROLLER_CONTROLS, DURATION, HAND_CONTROLS } from '../user/signatures.js';
 
+const NON_EMPTY: Check = (v) => (typeof v === 'string' && v.trim() !== '' ? null : 'a non-empty instruction');
+const integer = (low: number, high: number): Check => (v) => (Number.isInteger(v) && (v as number) >= low && (v as number) <= high ? null : `an integer from ${low} to ${high}`);
 const PATH = listOf(VEC3, 'a non-empty list of task-frame points [x, y, z]');
 const TARGET_PATH = listOf(TARGET, 'a non-empty list of targets or points [x, y, z]');
 const ACTION: Check = (v) => (v !== null && typeof v === 'object' && typeof (v as { update?: unknown }).update === 'function' ? null : 'an action (what a verb returns)');
@@ -86,6 +88,7 @@ export const TOP_VERBS: Record<string, Signature> = {
   wait: [param('seconds', SECONDS)],
   until: [param('predicate', FUNCTION), optional('options', options({ timeout: POSITIVE, label: STRING }))],
   find: [param('role', STRING), optional('options', options({ hand: SIDE, with: HAND_POINT, timeout: POSITIVE }))],
+  agent: [param('instruction', NON_EMPTY), optional('options', options({ maxSteps: integer(1, 1000), views: integer(0, 2) }))],
   at: [param('x', number()), param('y', number()), param('z', number())],
   world: [param('x', number()), param('y', number()), param('z', number())],
   surface: [param('id', STRING)],

@@ -54,6 +54,7 @@ export function eventJson(event: DecodedEvent, colliders: readonly string[]): Ev
     case EventType.AppError:
     case EventType.ActorFailure:
     case EventType.PageStart:
+    case EventType.AgentDecision:
       return { name, ...readJsonPayload<Record<string, unknown>>(p, 0) };
     case EventType.AppEvent: {
       const { name: appName, data } = readJsonPayload<{ name: string; data?: unknown }>(p, 0);
@@ -89,6 +90,7 @@ export function eventText(json: EventJson): string {
   if (name === 'app-error') return `app error in ${String(fields.phase)}: ${String(fields.message)}`;
   if (name === 'actor-failure') return `actor failure: ${String(fields.step ?? '')} ${String(fields.reason ?? '')}`.trim();
   if (name === 'page-start') return fields.by === 'click' ? `the user clicked ${String(fields.element)} to enter ${String(fields.mode)}` : `the page entered ${String(fields.mode)} by itself`;
+  if (name === 'agent-decision') return `agent decision ${String(fields.decision)} (step ${String(fields.step)} of "${String(fields.instruction)}"): ${JSON.stringify(fields.answer)}`;
   if (name === 'input-event') return `${String(fields.kind)} (${String(fields.source)})`;
   if (name === 'tag-declared') return `tag ${String(fields.role)} = ${String(fields.id)}`;
   if ('hand' in fields) return `${name} (${String(fields.hand)})`;

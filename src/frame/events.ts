@@ -75,6 +75,11 @@ export const EventType = {
    * user's click on an element (`browser/enter-xr.ts`). Payload: JSON `{ by, element?, text?, mode, activation }`.
    */
   PageStart: 24,
+  /**
+   * An agent actor's answer at one decision step (`a.agent`), as the agent gave it: replaying the session
+   * reads it back instead of asking again. Payload: JSON `{ decision, instruction, step, answer }`.
+   */
+  AgentDecision: 25,
 } as const;
 /** One of {@link EventType}'s values. */
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -105,6 +110,7 @@ export const EVENT_NAMES: Record<number, string> = {
   [EventType.TagPoses]: 'tag-poses',
   [EventType.InputEvent]: 'input-event',
   [EventType.PageStart]: 'page-start',
+  [EventType.AgentDecision]: 'agent-decision',
 };
 
 /**

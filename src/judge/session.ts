@@ -16,6 +16,7 @@ import { erroredMilestone, judgedMilestone } from '../validate/visual.js';
 import { milestoneMoment } from '../task/requirements.js';
 import { VisualCapture, type ValidatorCapture } from './capture.js';
 import { runJudge, type JudgeRequest } from './command.js';
+import { AgentViewRenderer } from './agent-views.js';
 
 /** Seconds a judge may take unless the spec or the validator says otherwise. */
 export const DEFAULT_JUDGE_TIMEOUT = 60;
@@ -29,6 +30,8 @@ export function defaultImagesDir(spec: SessionSpec): string {
 /** Runs a session and judges its `visual` milestones with `spec.judge` (or each validator's own `judge`). */
 export async function runJudgedSession(spec: SessionSpec, hooks: RunHooks = {}): Promise<SessionResult> {
   let capture: VisualCapture | null | undefined;
+  // An agent command sees the user's view: rendered from the frames, only for sessions that have one.
+  let agentViews: AgentViewRenderer | null | undefined;
   const result = await runSession(spec, {
     ...hooks,
     onFrame(frame, session) {
@@ -38,8 +41,10 @@ export async function runJudgedSession(spec: SessionSpec, hooks: RunHooks = {}):
         capture = judged.length ? new VisualCapture(session.model, session.dominantHand, judged, spec.judge?.imagesDir ?? defaultImagesDir(spec)) : null;
       }
       capture?.observe(frame);
+      if (agentViews === undefined) agentViews = asksAgentCommand(session.model, spec) ? new AgentViewRenderer(session.model) : null;
+      agentViews?.observe(frame);
     },
-  });
+  }, { agentViews: (request, dir) => agentViews?.render(request, dir) ?? [] });
   if (!capture || result.milestones.length === 0) return result;
   await renderMilestoneMoments(result, capture, spec, hooks);
   return judgeResult(result, capture, spec);
@@ -77,6 +82,12 @@ async function renderMilestoneMoments(result: SessionResult, capture: VisualCapt
     else if (source?.error) target.error ??= source.error;
     else target.images[moment] = source?.images[moment] ?? null;
   }
+}
+
+/** Whether the session's agent (the spec's, else the task's) is a command, which gets views. */
+function asksAgentCommand(model: SimModel, spec: SessionSpec): boolean {
+  const choice = spec.agent ?? (model.sources.task as { agent?: string }).agent;
+  return choice !== undefined && choice !== 'reference' && !choice.startsWith('replay');
 }
 
 /** Indices of the model's `visual` validators that have a judge command (from the spec or their own). */

@@ -14,6 +14,8 @@
  * elsewhere, a task directory moved), nothing can be re-simulated: the recorded inputs are played straight
  * from the frames into the app instead (`open-loop.ts`), and the report says so (`mode`).
  */
+import { AgentDivergenceError, AgentUnavailableError } from '../actors/agent-protocol.js';
+import { recordedAgent, resolveAgent } from '../session/agents.js';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { XrsimInputError } from '../errors.js';
@@ -47,6 +49,11 @@ export interface ReplayOptions {
    * app that runs in process.
    */
   start?: string;
+  /**
+   * Who answers the actor's `a.agent` steps: default, the answers recorded in the stream (the agent is not
+   * asked again); `reference` or a command line asks that agent afresh (docs/TASKS.md, "Agent actors").
+   */
+  agent?: string;
 }
 
 /** The outcome of {@link replayStream}. */
@@ -81,6 +88,7 @@ export type ReplayMode = 'resimulated' | 'open-loop';
 
 class StopReplay extends Error {}
 
+
 /**
  * Replays the stream at `path` into `options.app`. Throws `XrsimInputError` for a file that is not a
  * stream, an unknown app, or an actor script changed since the recording; a divergence is a report, not
@@ -112,15 +120,24 @@ export async function replayStream(path: string, options: ReplayOptions): Promis
       report.firstDivergence = comparer.compare(next.value, frame);
       return report.firstDivergence !== null;
     };
-    const sessionOptions: SessionOptions = { seed: header.seed, dominantHand: header.dominantHand, perturbationSeed: (header.spec as { perturbationSeed?: number }).perturbationSeed };
+    const agent = options.agent === undefined || options.agent === 'replay' ? recordedAgent(path) : resolveAgent(options.agent, { dir: `${path.replace(/\.xrs$/, '')}.agent` });
+    const sessionOptions: SessionOptions = { seed: header.seed, dominantHand: header.dominantHand, perturbationSeed: (header.spec as { perturbationSeed?: number }).perturbationSeed, agent };
     if (mode === 'open-loop') {
       await replayOpenLoop(reader, header, target, options, (recorded, replayed) => {
         report.compared++;
         report.firstDivergence = comparer.compare(recorded, replayed);
         return report.firstDivergence !== null;
       });
-    } else if (target.host === 'in-process') await replayInProcess(replayModel(header, target.name, target.module), sessionOptions, onFrame);
-    else await replayInBrowser(header, target, sessionOptions, options, onFrame, () => report.firstDivergence !== null);
+    } else {
+      try {
+        if (target.host === 'in-process') await replayInProcess(replayModel(header, target.name, target.module), sessionOptions, onFrame);
+        else await replayInBrowser(header, target, sessionOptions, options, onFrame, () => report.firstDivergence !== null);
+      } catch (err) {
+        // The replayed app led the actor to an agent decision the recording does not hold.
+        if (!(err instanceof AgentUnavailableError)) throw err;
+        report.firstDivergence ??= { tick: err instanceof AgentDivergenceError ? err.tick : report.compared, kind: 'input', name: 'agent', recorded: null, replayed: err.message };
+      }
+    }
     if (!report.firstDivergence && report.compared < reader.frames) {
       report.firstDivergence = { tick: report.compared, kind: 'input', name: 'time', recorded: `${reader.frames} frames`, replayed: `${report.compared} frames` };
     }

@@ -8,6 +8,7 @@
  * until the next full one (docs/SWEEPS.md, "Per-session garbage"). Getters on a prototype are shared.
  */
 import type { ActorContext } from '../actors/action.js';
+import type { AgentDecider } from '../actors/agent-protocol.js';
 import type { AppHost } from '../app/host.js';
 import type { Vec3 } from '../geometry/types.js';
 import { POSE_FLOATS } from '../frame/layout.js';
@@ -16,13 +17,14 @@ import type { SimModel } from '../model/types.js';
 import type { UserControls } from '../user/user.js';
 import type { SimState } from './state.js';
 
-export function sessionActorContext(model: SimModel, state: SimState, user: UserControls, app: AppHost | null, onAppRead: (what: string) => void): ActorContext {
-  return new SessionActorContext(model, state, user, app, onAppRead);
+export function sessionActorContext(model: SimModel, state: SimState, user: UserControls, app: AppHost | null, onAppRead: (what: string) => void, agent: AgentDecider | null = null): ActorContext {
+  return new SessionActorContext(model, state, user, app, onAppRead, agent);
 }
 
 class SessionActorContext implements ActorContext {
   t = 0;
   tick = 0;
+  agentDecisions = 0;
   readonly simUser: SimUser;
   readonly environment: ActorContext['environment'];
   readonly sensing: ActorContext['sensing'];
@@ -34,11 +36,20 @@ class SessionActorContext implements ActorContext {
     readonly user: UserControls,
     private readonly app: AppHost | null,
     private readonly onAppRead: (what: string) => void,
+    readonly agent: AgentDecider | null,
   ) {
     this.simUser = state.user;
     this.environment = state.sensing.environment;
     this.sensing = state.sensing;
     this.jitter = model.user.perturbation ? jitterFrom(state.random.get('actor-timing'), model.user.perturbation.timingJitter) : unjittered;
+  }
+
+  get dominantHand(): 'left' | 'right' {
+    return this.state.user.dominantHand;
+  }
+
+  get frame(): ActorContext['frame'] {
+    return this.state.frame;
   }
 
   get physics(): ActorContext['physics'] {

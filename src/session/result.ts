@@ -3,6 +3,7 @@
  */
 import type { AppErrorSummary } from '../app/host.js';
 import { XrsimInputError } from '../errors.js';
+import { AgentUnavailableError } from '../actors/agent-protocol.js';
 import type { Milestone } from '../validate/types.js';
 import type { Handedness } from '../hand/side.js';
 
@@ -12,10 +13,12 @@ export type SessionStatus = 'passed' | 'failed' | 'errored';
 /**
  * Why a session errored: bad input; a crash (an exception in the harness, or its worker died); a timeout
  * (past its wall-clock limit); nondeterminism (run twice, it gave two different results); or a milestone
- * no judge could score (`judge`: a `visual` milestone with no judge configured, or a judge that failed).
+ * no judge could score (`judge`: a `visual` milestone with no judge configured, or a judge that failed), or
+ * an agent actor step with no agent to answer it (`agent`: none configured, its command failed, or a
+ * replayed recording holds no answer for it).
  */
 export interface SessionError {
-  kind: 'bad-input' | 'crash' | 'timeout' | 'nondeterministic' | 'judge';
+  kind: 'bad-input' | 'crash' | 'timeout' | 'nondeterministic' | 'judge' | 'agent';
   message: string;
   file?: string;
   jsonPath?: string;
@@ -76,7 +79,7 @@ export function erroredResult(
   const error: SessionError =
     err instanceof XrsimInputError
       ? { kind: 'bad-input', message: err.message, file: err.file, jsonPath: err.jsonPath }
-      : { kind: kind ?? 'crash', message: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined };
+      : { kind: kind ?? (err instanceof AgentUnavailableError ? 'agent' : 'crash'), message: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined };
   const name = (ref: unknown) => (typeof ref === 'string' ? ref : ref && typeof ref === 'object' && 'id' in ref ? String(ref.id) : '');
   return {
     task: name(identity.task),

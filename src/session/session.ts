@@ -41,27 +41,12 @@ import { validateSensingOptions, validateUserOptions } from '../task/load.js';
 import type { BrowserHostApp, LayerCapture } from '../browser/host-app.js';
 import { browserHost } from './browser-host.js';
 import { FrameStash } from './frame-stash.js';
+import { DEFAULT_BROWSER_BATCH, type CreateOptions, type SessionOptions } from './options.js';
+import type { AgentDecider } from '../actors/agent-protocol.js';
+import { sessionAgent } from './agents.js';
 import type { BridgeStats } from '../browser/browser-app.js';
 
-/** Options for {@link Session.create} when you already hold a model. */
-export interface SessionOptions {
-  seed: number;
-  /** Re-draws the perturbations (tremor, jitter, noise, actor timing) without changing anything else. */
-  perturbationSeed?: number;
-  dominantHand?: Handedness;
-  record?: RecordOptions;
-  /**
-   * A browser app's ticks per round trip at most (default {@link DEFAULT_BROWSER_BATCH}; 1: one tick per
-   * round trip). The session batches only ticks that cannot depend on the page's answers; results are
-   * bit-identical whatever the value (docs/BROWSER.md, "Batched sessions").
-   */
-  browserBatch?: number;
-  /** For a browser app: read its XR layer back at the ticks this wants (videos of what the page rendered). */
-  layerCapture?: LayerCapture;
-}
-
-/** A browser app's ticks per round trip at most, by default. */
-export const DEFAULT_BROWSER_BATCH = 32;
+export { DEFAULT_BROWSER_BATCH, type CreateOptions, type SessionOptions } from './options.js';
 
 /** Hooks for {@link Session.run}. */
 export interface RunHooks {
@@ -113,6 +98,7 @@ export class Session {
     programs: { app: AppModule | null; actors: ActorScript | null; browser: BrowserHostApp | null },
     readonly perturbationSeed?: number,
     browserBatch = DEFAULT_BROWSER_BATCH,
+    agent: AgentDecider | null = null,
   ) {
     this.browser = programs.browser;
     this.browserBatch = browserBatch;
@@ -126,7 +112,7 @@ export class Session {
     // Reading the app's state while the session steps ahead of a page's answers would read stale state.
     this.actorContext = sessionActorContext(model, state, this.user, this.app, (what) => {
       if (this.speculating) this.feedbackRead ??= what;
-    });
+    }, agent);
     this.validators = createTaskValidators(model, dominantHand);
     this.recorder = recordOptions
       ? new StreamWriter(
@@ -172,7 +158,7 @@ export class Session {
     const browser = browserRef ? browserHost(browserRef, () => session?.app, options.layerCapture) : null;
     const app = browser ? browser.module() : programs?.app ? await importApp(programs.app as ModuleRef, importModule) : null;
     const actors = programs?.actors ? await importActors(programs.actors, importModule) : null;
-    session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed, options.browserBatch);
+    session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed, options.browserBatch, options.agent ?? null);
     try {
       if (session.app?.awaiting) await session.app.settle(session.state.frame);
       if (browser) await session.answerBrowser(false); // commits frame 0 with the page's output
@@ -377,7 +363,7 @@ export class Session {
  * Loads the task and scene a spec names, builds the model and starts a session.
  * Throws {@link XrsimInputError} for bad input.
  */
-export async function createSession(input: SessionSpec, options: Pick<SessionOptions, 'layerCapture'> = {}): Promise<Session> {
+export async function createSession(input: SessionSpec, options: CreateOptions = {}): Promise<Session> {
   const spec = normalizeSpec(input);
   const task = loadTask(spec.task);
   const scene = loadScene(spec.scene ?? task.spec.scene);
@@ -390,5 +376,6 @@ export async function createSession(input: SessionSpec, options: Pick<SessionOpt
   const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing, app: spec.app, start: spec.start });
   // Whether a visual validator's view "layer" can be shown is known only with the session's app.
   checkVisualViews(task.spec, task.file, (model.sources.programs?.app as { host?: string } | undefined)?.host === 'browser');
-  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture });
+  const agent = sessionAgent(spec, task.spec.agent, model, options.agentViews);
+  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture, agent });
 }

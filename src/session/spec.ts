@@ -62,6 +62,14 @@ export interface SessionSpec {
    */
   judge?: JudgeOptions;
   /**
+   * Who answers the actor script's `a.agent` steps, overriding the task's `agent`: `reference` (xrsim's
+   * reference agent), `replay:STREAM` (the decisions recorded in a stream) or a command line (docs/TASKS.md,
+   * "Agent actors"). Agent answers are recorded in the stream, so `verify` and `replay` never ask again.
+   */
+  agent?: string;
+  /** Where an agent command's requests and point-of-view images go (default `xrsim-out/agent/<session>/`). */
+  agentDir?: string;
+  /**
    * A browser app's ticks per round trip at most (default 32; 1: one per round trip). Speed only: results are
    * bit-identical whatever it is (the session batches only ticks that cannot depend on the page's answers).
    */
@@ -79,7 +87,7 @@ export interface JudgeOptions {
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'perturbationSeed', 'record', 'judge', 'browserBatch']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'perturbationSeed', 'record', 'judge', 'browserBatch', 'agent', 'agentDir']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -124,6 +132,8 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   if (spec.start !== undefined && (typeof spec.start !== 'string' || spec.start.trim() === '')) fail('start', 'invalid start selector', "a CSS selector of the page's element that enters XR");
   if (spec.record !== undefined) checkRecord(spec.record, fail);
   if (spec.judge !== undefined) checkJudge(spec.judge, fail);
+  if (spec.agent !== undefined && (typeof spec.agent !== 'string' || spec.agent.trim() === '')) fail('agent', 'invalid agent', 'reference, replay:STREAM or a command line');
+  if (spec.agentDir !== undefined && (typeof spec.agentDir !== 'string' || spec.agentDir === '')) fail('agentDir', 'invalid agent folder', 'a folder path');
   if (spec.browserBatch !== undefined && !(Number.isInteger(spec.browserBatch) && (spec.browserBatch as number) >= 1 && (spec.browserBatch as number) <= 1024)) {
     fail('browserBatch', `browserBatch must be an integer from 1 to 1024, got ${JSON.stringify(spec.browserBatch)}`, 'an integer 1..1024');
   }

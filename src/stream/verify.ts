@@ -10,11 +10,13 @@ import { Session, type RunHooks } from '../session/session.js';
 import { POSITION_QUANTUM, ROTATION_STEPS } from '../../kernels/quantise.js';
 import { modelFromHeader } from './header.js';
 import { StreamReader } from './reader.js';
+import { checkedAgent, recordedAgent, resolveAgent } from '../session/agents.js';
+import { AgentDivergenceError, AgentUnavailableError } from '../actors/agent-protocol.js';
 
 /** Where a re-run first differs from the stream. */
 export interface Divergence {
   tick: number;
-  /** Channel name, or `model` when the model itself differs. */
+  /** Channel name, `model` when the model itself differs, `agent` when an agent's answer does. */
   channel: string;
   detail: string;
 }
@@ -34,12 +36,24 @@ export interface VerifyReport {
 
 class StopRun extends Error {}
 
+/** Options of {@link verifyStream}. */
+export interface VerifyOptions {
+  /**
+   * Ask this agent again (`reference` or a command line) at each recorded agent decision, and report an answer
+   * that differs from the recorded one as a divergence (channel `agent`). Default: the recorded answers are
+   * given back, and the agent is not asked.
+   */
+  agent?: string;
+  /** Where an agent command's requests go (default: next to the stream, FILE.agent/). */
+  agentDir?: string;
+}
+
 /**
  * Re-runs the stream's session from its header and compares frame hashes. `hooks.beforeStep` can perturb the
  * re-run (tests use it to prove divergence is caught). Throws `XrsimInputError` for a foreign or truncated
  * file and `StreamDamageError` if a chunk needed for the comparison is damaged.
  */
-export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeStep'> = {}): Promise<VerifyReport> {
+export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeStep'> = {}, options: VerifyOptions = {}): Promise<VerifyReport> {
   const reader = StreamReader.open(path);
   try {
     const { header } = reader;
@@ -62,7 +76,9 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
       return report;
     }
     const perturbationSeed = (header.spec as { perturbationSeed?: number }).perturbationSeed;
-    const session = await Session.create(model, { seed: header.seed, perturbationSeed, dominantHand: header.dominantHand });
+    const recorded = recordedAgent(reader);
+    const agent = options.agent ? checkedAgent(resolveAgent(options.agent, { dir: options.agentDir ?? `${path.replace(/\.xrs$/, '')}.agent` }), recorded) : recorded;
+    const session = await Session.create(model, { seed: header.seed, perturbationSeed, dominantHand: header.dominantHand, agent });
     const hasDepth = header.channels.some((c) => c.kind === 'depth');
     const onFrame = (frame: FrameView, running: Session) => {
       if (frame.tick >= reader.frames) {
@@ -89,6 +105,11 @@ export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeSt
       report.sessionHash.rerun = result.hash;
     } catch (err) {
       session.dispose();
+      // The re-run asked for an agent decision the recording does not hold, or the agent answered otherwise.
+      if (err instanceof AgentUnavailableError) {
+        report.firstDivergence = { tick: err instanceof AgentDivergenceError ? err.tick : session.tick, channel: 'agent', detail: err.message };
+        return report;
+      }
       if (!(err instanceof StopRun)) throw err;
       return report;
     }

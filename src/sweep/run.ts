@@ -51,6 +51,11 @@ export interface RunSweepOptions extends SweepOptions {
    */
   judge?: string;
   /**
+   * Who answers actor scripts' `a.agent` steps (overrides the tasks' `agent`): `reference`, `replay:STREAM` or
+   * a command line. A command's requests and views go to `streams/<key>.agent/`. Local sweeps only.
+   */
+  agent?: string;
+  /**
    * Sessions in flight per unit of the executor's concurrency and per job it holds at a time (default 2:
    * as many again wait in the pool's queue as its workers hold).
    */
@@ -91,13 +96,14 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
     throw new XrsimInputError('a queue sweep runs on xrsim worker processes: their --keep-streams and --workers decide streams and pool size', { expected: 'queue without executor or keepStreams' });
   }
   const videos = options.videos ?? 'none';
-  if (queue && (videos !== 'none' || options.judge !== undefined)) {
-    throw new XrsimInputError('videos and judges are made where the streams are: a queue sweep keeps them on its workers', { expected: 'a local sweep for --videos and --judge' });
+  if (queue && (videos !== 'none' || options.judge !== undefined || options.agent !== undefined)) {
+    throw new XrsimInputError('videos, judges and agents run where the streams are: a queue sweep keeps them on its workers', { expected: 'a local sweep for --videos, --judge and --agent' });
   }
   const keep = options.keepStreams ?? (queue ? 'none' : videos === 'all' ? 'all' : 'failed');
   if (!['failed', 'all', 'none'].includes(keep)) throw new XrsimInputError(`keepStreams must be failed, all or none, got ${JSON.stringify(keep)}`, { expected: 'failed, all or none' });
   checkSweepVideos(videos, keep);
   if (options.judge !== undefined && (typeof options.judge !== 'string' || options.judge.trim() === '')) throw new XrsimInputError('judge must be a non-empty command line', { expected: 'a command line' });
+  if (options.agent !== undefined && (typeof options.agent !== 'string' || options.agent.trim() === '')) throw new XrsimInputError('agent must be reference, replay:STREAM or a non-empty command line', { expected: 'an agent' });
   const workers = options.executor || queue ? undefined : resolveWorkerCount(options.workers).workers;
   const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
   const perWorker = options.inFlightPerWorker ?? 2;
@@ -165,7 +171,8 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; vi
       // Judging is scoring: the worker is told the judge and where its images go, the line records what ran
       // (the matrix's spec, without the judge's settings). Paths are joined by hand: `streams` is already normal.
       const judge = { ...(options.judge ? { command: options.judge } : {}), imagesDir: `${streams}${sep}${entry.key}.visual` };
-      const kept = runKeepingStreams(executor, entry, { ...entry.spec, judge }, { keep, streamPath: () => `${streams}${sep}${entry.key}.xrs`, timeLimitSeconds });
+      const agent = { ...(options.agent ? { agent: options.agent } : {}), agentDir: `${streams}${sep}${entry.key}.agent` };
+      const kept = runKeepingStreams(executor, entry, { ...entry.spec, judge, ...agent }, { keep, streamPath: () => `${streams}${sep}${entry.key}.xrs`, timeLimitSeconds });
       // A video changes the line after it was made: its text is written from the changed line.
       return videos === 'none' ? kept : kept.then(async ({ line }) => ({ line: await withVideo(line, videos), text: null }));
     },

@@ -146,6 +146,8 @@ export interface TaskSpec {
   sensing?: SensingOptions;
   /** The actor script: an ES module (relative to the task file) whose default export is a generator. */
   actors?: string;
+  /** Who answers the actor script's `a.agent` steps by default: `reference`, `replay:STREAM` or a command line. */
+  agent?: string;
   /** Apps that run under this task, by name; `reference` is the one that passes every milestone. */
   apps?: Record<string, AppEntrySpec>;
   validators: ValidatorSpecBase[];

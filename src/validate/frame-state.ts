@@ -72,6 +72,9 @@ export class FrameState {
         case EventType.ActorFailure:
           this.events.push({ name: 'actor-failure', data: readJsonPayload(payload, 0) });
           break;
+        case EventType.AgentDecision:
+          this.events.push({ name: 'agent-decision', data: readJsonPayload(payload, 0) });
+          break;
         case EventType.InputEvent:
           this.events.push({ name: `input:${INPUT_EVENT_KINDS[payload[IE.kind]]}:${payload[IE.source] === 0 ? 'left' : 'right'}` });
           break;

@@ -30,12 +30,14 @@ Browser pages run in Debian's Chromium, open loop in batches.
   --app MODULE.mjs      an in-process app module
   --start SELECTOR      a page: the CSS selector of the element the simulated user clicks to enter XR
                         (default: the task app's "start", else the element a person would press)
+  --agent AGENT         who answers the actor's a.agent steps: replay (default: the answers recorded
+                        in the stream, without asking again), reference, or a command line
   --batch N             the most ticks per round trip to a page (default 45)
   --json                print one JSON object { file, app, recordedHost, mode, identical, frames, compared,
                         firstDivergence: { tick, kind, name, recorded, replayed } | null }
 
 Exit codes: 0 identical, 1 divergent, 2 bad input (not a stream, unknown app, changed actor script).`,
-  options: { app: { type: 'string' }, batch: { type: 'string' }, start: { type: 'string' } },
+  options: { app: { type: 'string' }, batch: { type: 'string' }, start: { type: 'string' }, agent: { type: 'string' } },
   positionals: true,
   async run({ values, positionals, json }) {
     const path = requireOnePath(positionals, 'FILE.xrs');
@@ -43,7 +45,7 @@ Exit codes: 0 identical, 1 divergent, 2 bad input (not a stream, unknown app, ch
     if (!v.app) throw new XrsimInputError('missing --app', { expected: 'an app name from the stream\'s task, a directory or .html page, or an app module (.mjs)' });
     const batch = v.batch === undefined ? undefined : Number(v.batch);
     if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1)) throw new XrsimInputError(`--batch must be a positive integer, got ${JSON.stringify(v.batch)}`, { expected: 'an integer of at least 1' });
-    const report = await replayStream(path, { app: v.app, batch, start: v.start });
+    const report = await replayStream(path, { app: v.app, batch, start: v.start, ...(v.agent !== undefined ? { agent: v.agent } : {}) });
     if (json) printJson(report);
     else if (report.identical) process.stdout.write(`identical: ${report.compared} frames, app ${report.app.name} (${report.app.host}), ${describeMode(report.mode)}\n`);
     else process.stdout.write(`divergent: ${describeDifference(report.firstDivergence!)} (${describeMode(report.mode)})\n`);

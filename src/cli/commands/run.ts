@@ -43,11 +43,16 @@ export const runCommand: Command = {
                         { passed, confidence, reason } (docs/TASKS.md, "Visual judges")
   --judge-images DIR    where the rendered views go (default: next to --out, FILE.visual/, else
                         xrsim-out/visual/TASK-seedN-HAND)
+  --agent AGENT         who answers the actor's a.agent steps (overrides the task's "agent"): reference
+                        (xrsim's reference agent), replay:STREAM (the decisions recorded in a stream)
+                        or a command line that reads a request and prints one action (docs/TASKS.md,
+                        "Agent actors"); its requests and views go next to --out, FILE.agent/, else
+                        xrsim-out/agent/SESSION/
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
                         milestones, stream, appErrors, firstAppError } as the last line
 
-Exit codes: 0 all milestones passed, 1 some failed (or the run crashed, or a visual milestone could
-not be judged), 2 bad input.`,
+Exit codes: 0 all milestones passed, 1 some failed (or the run crashed, a visual milestone could not
+be judged, or an agent step had no agent), 2 bad input.`,
   options: {
     task: { type: 'string' },
     scene: { type: 'string' },
@@ -66,6 +71,7 @@ not be judged), 2 bad input.`,
     planes: { type: 'boolean' },
     judge: { type: 'string' },
     'judge-images': { type: 'string' },
+    agent: { type: 'string' },
   },
   async run({ values, json }) {
     const v = values as Record<string, string | undefined>;
@@ -93,6 +99,8 @@ not be judged), 2 bad input.`,
         const imagesDir = v['judge-images'] ?? (v.out ? `${v.out.replace(/\.xrs$/, '')}.visual` : undefined);
         spec.judge = { ...(v.judge !== undefined ? { command: v.judge } : {}), ...(imagesDir ? { imagesDir } : {}) };
       }
+      if (v.agent !== undefined) spec.agent = v.agent;
+      if (v.out) spec.agentDir = `${v.out.replace(/\.xrs$/, '')}.agent`;
       const timeLimitSeconds = parseNumberArg('time-limit', v['time-limit'], false) ?? DEFAULT_TIME_LIMIT;
       result = await runSessionIsolated(spec, { timeLimitSeconds });
     } catch (err) {

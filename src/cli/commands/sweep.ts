@@ -20,7 +20,7 @@ export const sweepCommand: Command = {
   summary: 'run the task suite over seeds, hands and scenes on a worker pool',
   help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME[,NAME...]] [--seeds 1..N|LIST] [--hands both|right|left]
              [--scenes default|all|LIST] [--workers N] [--time-limit SECONDS] [--shard K/N]
-             [--keep-streams failed|all|none] [--videos failed|all|none] [--judge CMD]
+             [--keep-streams failed|all|none] [--videos failed|all|none] [--judge CMD] [--agent AGENT]
              [--junit FILE] [--html FILE] [--out DIR] [--json]
              [--queue URL [--queue-name NAME] [--queue-window N] [--queue-attempts N]]
 
@@ -46,6 +46,9 @@ export const sweepCommand: Command = {
                       failed (failed and errored sessions), all (keeps every stream)
   --judge CMD         the judge command for visual milestones (overrides the tasks' own); the views
                       it judged go to DIR/streams/KEY.visual/ (docs/TASKS.md, "Visual judges")
+  --agent AGENT       who answers actor scripts' a.agent steps (overrides the tasks' "agent"): reference,
+                      replay:STREAM or a command line; its requests and views go to DIR/streams/KEY.agent/
+                      (docs/TASKS.md, "Agent actors")
   --junit FILE        write JUnit XML: one test case per session and milestone
   --html FILE         write a self-contained HTML report (pass matrix, milestone pass rates and
                       histograms, the first and worst failures with plots, the slowest sessions)
@@ -78,6 +81,7 @@ result already written is kept: run the same command again to resume).`,
     'keep-streams': { type: 'string' },
     videos: { type: 'string' },
     judge: { type: 'string' },
+    agent: { type: 'string' },
     junit: { type: 'string' },
     html: { type: 'string' },
     out: { type: 'string' },
@@ -106,6 +110,7 @@ result already written is kept: run the same command again to resume).`,
       keepStreams,
       videos,
       judge: v.judge,
+      agent: v.agent,
       seeds: v.seeds === undefined ? undefined : parseSeeds(v.seeds),
       hands,
       scenes,

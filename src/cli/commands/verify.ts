@@ -12,7 +12,7 @@ import { requireOnePath } from './paths.js';
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 're-run the session recorded in a stream and compare every frame’s hash',
-  help: `xrsim verify FILE.xrs [--json]
+  help: `xrsim verify FILE.xrs [--agent reference|CMD] [--json]
 xrsim verify SWEEP-DIR [--sample N] [--workers N] [--json]
 
 A stream: re-runs the spec in its header (its scene and task are embedded, so no files are needed) and
@@ -20,8 +20,11 @@ compares the 64-bit hash of every frame. Prints "identical", or the first diverg
 A sweep folder: re-runs its sessions (or a sample of N spread over it) in reverse order on another pool
 and compares session hashes; a mismatch whose stream was kept is located to its first divergent tick and
 channel.
+A session whose actor asked an agent (a.agent) is re-run with the recorded answers, without asking the
+agent again; --agent reference|CMD asks that agent again at each recorded decision and reports an answer
+that differs from the recording as a divergence (channel agent).
 Exit codes: 0 identical, 1 divergent (or a needed chunk is damaged), 2 not a complete stream or sweep.`,
-  options: { sample: { type: 'string' }, workers: { type: 'string' } },
+  options: { sample: { type: 'string' }, workers: { type: 'string' }, agent: { type: 'string' } },
   positionals: true,
   async run({ values, positionals, json }) {
     const path = requireOnePath(positionals, 'FILE.xrs or SWEEP-DIR');
@@ -38,7 +41,8 @@ Exit codes: 0 identical, 1 divergent (or a needed chunk is damaged), 2 not a com
       }
       return report.mismatches.length === 0 ? ExitCode.ok : ExitCode.failed;
     }
-    const report = await verifyStream(path);
+    const agent = (values as Record<string, string | undefined>).agent;
+    const report = await verifyStream(path, {}, agent !== undefined ? { agent } : {});
     if (json) printJson(report);
     else if (report.identical) {
       process.stdout.write(`identical: ${report.compared} frames, session hash ${report.sessionHash.rerun}\n`);

@@ -1,0 +1,36 @@
+/**
+ * What starting a session takes besides its model or spec: seeds, recording, a browser app's batching and
+ * layer capture, and the agent that answers `a.agent` steps.
+ */
+import type { AgentDecider } from '../actors/agent-protocol.js';
+import type { LayerCapture } from '../browser/host-app.js';
+import type { AgentViews } from './agent-command.js';
+import type { Handedness, RecordOptions } from './spec.js';
+
+/** Options for {@link Session.create} when you already hold a model. */
+export interface SessionOptions {
+  seed: number;
+  /** Re-draws the perturbations (tremor, jitter, noise, actor timing) without changing anything else. */
+  perturbationSeed?: number;
+  dominantHand?: Handedness;
+  record?: RecordOptions;
+  /**
+   * A browser app's ticks per round trip at most (default {@link DEFAULT_BROWSER_BATCH}; 1: one tick per
+   * round trip). The session batches only ticks that cannot depend on the page's answers; results are
+   * bit-identical whatever the value (docs/BROWSER.md, "Batched sessions").
+   */
+  browserBatch?: number;
+  /** For a browser app: read its XR layer back at the ticks this wants (videos of what the page rendered). */
+  layerCapture?: LayerCapture;
+  /** Answers the actor script's `a.agent` steps (docs/TASKS.md, "Agent actors"); none: such a step errors the session. */
+  agent?: AgentDecider | null;
+}
+
+/** What {@link createSession} takes besides the spec. */
+export type CreateOptions = Pick<SessionOptions, 'layerCapture'> & {
+  /** Renders the user's view for an agent command's requests (the session workers give one). */
+  agentViews?: AgentViews;
+};
+
+/** A browser app's ticks per round trip at most, by default. */
+export const DEFAULT_BROWSER_BATCH = 32;
