@@ -68,6 +68,8 @@ export type { FrameView } from './frame/frame.js';
 export { frameLayoutFor, POSE_FLOATS, type FrameLayout, type ChannelDescriptor, type DepthCameraDescriptor } from './frame/layout.js';
 /** Event records in the `events` channel. */
 export { EventType, EVENT_NAMES, NO_PLANE, decodeEvents, type DecodedEvent } from './frame/events.js';
+/** The audio events' payloads: a voice started (where, how loud), changed, stopped. */
+export type { AudioStartRecord, AudioUpdateRecord, AudioStopRecord, AudioPosition } from './frame/audio-events.js';
 
 // Validators
 /** Creates the validators a task names; useful to score frames from your own loop or a stream. */
@@ -88,6 +90,7 @@ export type { ComfortValidatorSpec, VisibleValidatorSpec, OverlapValidatorSpec }
 export type { PressesValidatorSpec, EventCountValidatorSpec, EventOrderValidatorSpec } from './validate/xr-events.js';
 export type { CoverageValidatorSpec, ReachabilityValidatorSpec } from './validate/xr-space.js';
 export type { PenetrationValidatorSpec } from './validate/xr-penetration.js';
+export type { SoundResponseValidatorSpec, VoicesValidatorSpec, SoundFollowsValidatorSpec } from './validate/xr-audio.js';
 /** Milestones and the validator interface. */
 export type { Milestone, Validator, JudgeVerdict, VisualJudgement } from './validate/types.js';
 
@@ -142,6 +145,9 @@ export type { PrimitiveLook } from './sensing/recorded-scene.js';
 // Apps and actors
 /** What an app under test sees and uses: the WebXR-shaped frame, the context, app bodies. */
 export type { AppModule, AppContext, AppBody, AppBodyOptions, HitTestSource, XrFrameLike, XrInputSource, XrInputEvent, XrPose, XrJointPose, XrTransform, XrPoint, XrViewerPose } from './app/types.js';
+/** `ctx.audio`: the sounds an app plays (voices placed in the world, on the simulation clock), and its limits. */
+export type { AppAudio, AudioVoice, AudioPlayOptions } from './app/types.js';
+export { MAX_VOICES, MAX_SOUND_NAME_CHARS } from './app/audio.js';
 /** Vector helpers for app authors. */
 export * as xr from './app/xr-math.js';
 /** The in-process app host and semantic tags. */

@@ -23,6 +23,7 @@ const PINNED: Record<string, string> = {
   'physics/material-curling': '97fad04aa68b05cb',
   'physics/rolling-ball-checkpoints': '7fb7f003cd73733e',
   'physics/stack-settle': '887f7d0e924300cc',
+  'xr/chime-button': '7b0a746079624ecb',
   'xr/depth-bounce': '25ecdad20b102d73',
   'xr/draw-in-air': 'd14da6877df4dcbd',
   'xr/ergonomic-menu': '7b366684941043d2',

@@ -18,12 +18,13 @@ import type { PhysicsWorld } from '../physics/world.js';
 import type { RandomStream } from '../random.js';
 import type { Environment } from '../sensing/environment.js';
 import type { Sensing } from '../sensing/sensing.js';
-import type { AppBody, AppBodyOptions, AppContext, HitTestSource } from './types.js';
+import type { AppAudio, AppBody, AppBodyOptions, AppContext, HitTestSource } from './types.js';
 
 /** What the context needs of its host (`AppHost`). */
 export interface AppContextHost {
   readonly time: number;
   readonly tags: { tag: AppContext['tag']; untag: AppContext['untag'] };
+  readonly audio: AppAudio;
   addBody(id: string, options: AppBodyOptions): AppBody;
   emit(name: string, data: unknown): void;
 }
@@ -35,10 +36,12 @@ type AppBodyMethods = Pick<AppBody, 'position' | 'rotation' | 'linearVelocity' |
 export interface SessionAppContext extends AppContextMethods {}
 export class SessionAppContext implements AppContext {
   readonly state: Record<string, unknown> = {};
+  readonly audio: AppAudio;
   readonly #host: AppContextHost;
 
   constructor(host: AppContextHost, readonly dt: number, random: RandomStream, sensing: Sensing, hitSources: Set<HitTestSource>) {
     this.#host = host;
+    this.audio = host.audio;
     Object.assign(this, {
       random: () => random.next(),
       addBody: (id, options) => host.addBody(id, options),

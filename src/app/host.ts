@@ -20,6 +20,7 @@ import type { AppBody, AppBodyOptions, AppContext, AppModule, HitTestSource } fr
 import { targetRayDirection, XrFrameBuilder } from './xr-frame.js';
 import { sanitizeStack } from './stack.js';
 import { SessionAppBody, SessionAppContext } from './context.js';
+import { SessionAppAudio } from './audio.js';
 
 
 /** Where and what an app error was (the first one goes in a session's result). */
@@ -46,6 +47,8 @@ export interface AppHostOptions {
 /** One session's app. */
 export class AppHost {
   readonly tags = new TagRegistry();
+  /** `ctx.audio`: the app's voices, recorded with its tags. */
+  readonly audio: SessionAppAudio = new SessionAppAudio(this);
   private readonly eventCounts = new Map<string, number>();
   private readonly builder: XrFrameBuilder;
   private readonly ctx: AppContext;
@@ -93,7 +96,7 @@ export class AppHost {
     this.tick = 0;
     this.awaiting = false;
     if (this.app.setup) this.guard('setup', () => this.app.setup!(this.ctx));
-    if (!this.blocking) this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+    if (!this.blocking) this.publish(frame);
     this.frame = null;
   }
 
@@ -120,8 +123,9 @@ export class AppHost {
     // Made first, then assigned: `xr.x = () => ...` would allocate the closure in old space (docs/SWEEPS.md).
     const hitTestResults = (source: HitTestSource) => results.get(source) ?? [];
     xr.getHitTestResults = hitTestResults;
+    this.audio.expire(time);
     this.guard('frame', () => this.app.frame(xr, this.ctx));
-    if (!this.blocking) this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+    if (!this.blocking) this.publish(frame);
     this.frame = null;
   }
 
@@ -174,10 +178,16 @@ export class AppHost {
     this.time = frame.time;
     try {
       apply();
-      this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+      this.publish(frame);
     } finally {
       this.frame = null;
     }
+  }
+
+  /** Records the app's state after its frame: its tags' poses, then what its voices did. */
+  private publish(frame: Frame): void {
+    this.tags.publish(frame, (err, role) => this.recordError('tag', err, role));
+    this.audio.flush(frame);
   }
 
   private guard(phase: string, fn: () => unknown): void {

@@ -138,6 +138,48 @@ export interface AppBody {
   readonly removed: boolean;
 }
 
+/** Options of {@link AppAudio.play}. */
+export interface AudioPlayOptions {
+  /** World position `[x, y, z]` of the sound. Absent or null: not spatialised (heard at the listener, in the user's head). */
+  position?: Vec3 | null;
+  /** Linear gain, at least 0 (default 1). */
+  gain?: number;
+  /** Whether the sound loops (default false). Recorded with the voice; in-process sounds have no length of their own. */
+  loop?: boolean;
+  /** Simulated seconds after which the voice ends by itself. Without one, it plays until `stop()`. */
+  duration?: number;
+}
+
+/** A playing sound (as a WebAudio source node started into a panner and a gain). */
+export interface AudioVoice {
+  /** Its number in the session (1, 2, ...), as recorded in the stream's audio events. */
+  readonly id: number;
+  /** The sound's name. */
+  readonly sound: string;
+  /** Whether it still plays: false once stopped, or once its duration is over. */
+  readonly playing: boolean;
+  /** Stops it (nothing when it already stopped). */
+  stop(): void;
+  /** Moves it: a world position, or null (not spatialised). Ignored once it stopped. */
+  setPosition(position: Vec3 | null): void;
+  /** Changes its gain (at least 0). Ignored once it stopped. */
+  setGain(gain: number): void;
+}
+
+/**
+ * The app's sounds (`ctx.audio`). Sounds are names; where and when they play is recorded in the stream
+ * (`audio-start`, `audio-update`, `audio-stop` events), where validators check them. Changes within a tick
+ * are recorded once, at the end of the app's frame.
+ */
+export interface AppAudio {
+  /** Starts a voice of `sound` now. Throws a TypeError for a wrong argument, a RangeError past 1,024 voices playing. */
+  play(sound: string, options?: AudioPlayOptions): AudioVoice;
+  /** Stops every playing voice. */
+  stopAll(): void;
+  /** How many voices play now. */
+  readonly playing: number;
+}
+
 /** The app's handle on the session. */
 export interface AppContext {
   /** Per-session state: put anything the app remembers here. */
@@ -166,6 +208,8 @@ export interface AppContext {
   requestHitTestSource(options: { space: 'viewer' | XrInputSource; entityTypes?: HitTestEntity[] }): HitTestSource;
   /** Creates an anchor at a pose, on a plane if given. */
   createAnchor(pose: { position: Vec3; rotation: [number, number, number, number] }, plane?: DetectedPlane): Anchor;
+  /** Sounds: `ctx.audio.play('chime', { position, duration: 0.3 })` (see {@link AppAudio}). */
+  readonly audio: AppAudio;
 }
 
 /** An app module. */

@@ -55,6 +55,9 @@ export function eventJson(event: DecodedEvent, colliders: readonly string[]): Ev
     case EventType.ActorFailure:
     case EventType.PageStart:
     case EventType.AgentDecision:
+    case EventType.AudioStart:
+    case EventType.AudioUpdate:
+    case EventType.AudioStop:
       return { name, ...readJsonPayload<Record<string, unknown>>(p, 0) };
     case EventType.AppEvent: {
       const { name: appName, data } = readJsonPayload<{ name: string; data?: unknown }>(p, 0);
@@ -91,6 +94,9 @@ export function eventText(json: EventJson): string {
   if (name === 'actor-failure') return `actor failure: ${String(fields.step ?? '')} ${String(fields.reason ?? '')}`.trim();
   if (name === 'page-start') return fields.by === 'click' ? `the user clicked ${String(fields.element)} to enter ${String(fields.mode)}` : `the page entered ${String(fields.mode)} by itself`;
   if (name === 'agent-decision') return `agent decision ${String(fields.decision)} (step ${String(fields.step)} of "${String(fields.instruction)}"): ${JSON.stringify(fields.answer)}`;
+  if (name === 'audio-start') return `sound "${String(fields.sound)}" started (voice ${String(fields.voice)}) ${audioPlace(fields.position)}, gain ${String(fields.gain)}${fields.loop ? ', looping' : ''}`;
+  if (name === 'audio-update') return `voice ${String(fields.voice)}${'position' in fields ? ` moved ${audioPlace(fields.position)}` : ''}${'gain' in fields ? ` gain ${String(fields.gain)}` : ''}`;
+  if (name === 'audio-stop') return `voice ${String(fields.voice)} stopped`;
   if (name === 'input-event') return `${String(fields.kind)} (${String(fields.source)})`;
   if (name === 'tag-declared') return `tag ${String(fields.role)} = ${String(fields.id)}`;
   if ('hand' in fields) return `${name} (${String(fields.hand)})`;
@@ -99,4 +105,9 @@ export function eventText(json: EventJson): string {
   if ('anchor' in fields) return `${name} ${String(fields.anchor)}`;
   if (name === 'target-unreachable') return `${String(fields.part)} sent ${Number(fields.distance).toFixed(2)} m away, reach ${Number(fields.reach).toFixed(2)} m`;
   return name;
+}
+
+/** Where a sound plays, in words. */
+function audioPlace(position: unknown): string {
+  return Array.isArray(position) ? `at [${position.map((v) => Number(v).toFixed(3)).join(', ')}]` : 'not spatialised';
 }

@@ -80,6 +80,16 @@ export const EventType = {
    * reads it back instead of asking again. Payload: JSON `{ decision, instruction, step, answer }`.
    */
   AgentDecision: 25,
+  /**
+   * The app started a sound (`ctx.audio.play`, or a page's WebAudio source). Payload: JSON `{ voice, sound,
+   * position, gain, loop }`: the voice's number in the session, the sound's name, its world position
+   * (`[x, y, z]`, or null when it is not spatialised: heard at the listener), its gain and whether it loops.
+   */
+  AudioStart: 26,
+  /** A voice stopped (stopped by the app, its duration or its buffer ended). Payload: JSON `{ voice }`. */
+  AudioStop: 27,
+  /** A playing voice moved or changed its gain (at most one a voice a frame). Payload: JSON `{ voice, position?, gain? }`. */
+  AudioUpdate: 28,
 } as const;
 /** One of {@link EventType}'s values. */
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -111,6 +121,9 @@ export const EVENT_NAMES: Record<number, string> = {
   [EventType.InputEvent]: 'input-event',
   [EventType.PageStart]: 'page-start',
   [EventType.AgentDecision]: 'agent-decision',
+  [EventType.AudioStart]: 'audio-start',
+  [EventType.AudioStop]: 'audio-stop',
+  [EventType.AudioUpdate]: 'audio-update',
 };
 
 /**

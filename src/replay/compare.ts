@@ -11,9 +11,9 @@ import { FrameState, type NamedEvent, type TagState } from '../validate/frame-st
 /** Where a replayed app first behaves differently from the recording (or is given something different). */
 export interface ReplayDifference {
   tick: number;
-  /** `tag`: a tag's presence or pose; `event`: an app event or app error; `input`: what the app was given. */
+  /** `tag`: a tag's presence or pose; `event`: an app event, app error or sound (`audio:start`, ...); `input`: what the app was given. */
   kind: 'tag' | 'event' | 'input';
-  /** The tag's role, the event's name (`app:<name>`, `app-error`), or the input channel. */
+  /** The tag's role, the event's name (`app:<name>`, `app-error`, `audio:start`, ...), or the input channel. */
   name: string;
   /** The recorded and the replayed value (null where one side has none). */
   recorded: unknown;
@@ -109,9 +109,9 @@ function tagDifference(tick: number, recorded: Map<string, TagState>, replayed: 
   return null;
 }
 
-/** App events and app errors (input events are derived from the inputs, which are compared already). */
+/** App events, app errors and sounds (input events are derived from the inputs, which are compared already). */
 function appEvents(events: readonly NamedEvent[]): NamedEvent[] {
-  return events.filter((e) => e.name.startsWith('app:') || e.name === 'app-error');
+  return events.filter((e) => e.name.startsWith('app:') || e.name === 'app-error' || e.name.startsWith('audio:'));
 }
 
 function eventDifference(tick: number, recordedEvents: readonly NamedEvent[], replayedEvents: readonly NamedEvent[], tolerance: number): ReplayDifference | null {

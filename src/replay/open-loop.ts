@@ -24,7 +24,7 @@ import type { ReplayTarget } from './app-target.js';
 import { StreamSensing } from './stream-sensing.js';
 
 /** Event records the replayed app writes itself (the recorded ones are what it is compared with). */
-const APP_WRITTEN = new Set<number>([EventType.TagDeclared, EventType.TagPoses, EventType.AppEvent, EventType.AppError, EventType.InputEvent, EventType.HitTestResults, EventType.PageStart]);
+const APP_WRITTEN = new Set<number>([EventType.TagDeclared, EventType.TagPoses, EventType.AppEvent, EventType.AppError, EventType.InputEvent, EventType.HitTestResults, EventType.PageStart, EventType.AudioStart, EventType.AudioUpdate, EventType.AudioStop]);
 
 export interface OpenLoopOptions {
   chromium?: import('../browser/chromium.js').WarmChromium;

@@ -1,11 +1,14 @@
 /**
  * What validators of XR tasks read beyond bodies: the app's tagged objects (from TagDeclared/TagPoses
- * records), its events (AppEvent, AppError), input events and actor failures, decoded once per frame for
- * all of a session's validators. Works the same live and on a replayed stream.
+ * records), its events (AppEvent, AppError), input events, actor failures and its sounds (AudioStart,
+ * AudioUpdate, AudioStop: the named events `audio:start`, `audio:update`, `audio:stop`, and the voices
+ * playing), decoded once per frame for all of a session's validators. Works the same live and on a
+ * replayed stream.
  */
 import { EventType, INPUT_EVENT_KINDS, INPUT_EVENT_PAYLOAD as IE, TAG_POSE_RECORD as TR, TAG_POSES_PAYLOAD } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import { readJsonPayload } from '../frame/json-record.js';
+import { readAudioRecord, type AudioPosition, type AudioStartRecord, type AudioStopRecord, type AudioUpdateRecord } from '../frame/audio-events.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 
 /** A tag's state in the current frame. */
@@ -19,9 +22,23 @@ export interface TagState {
 
 /** An event of the current frame that validators can count or order. */
 export interface NamedEvent {
-  /** `app:<name>` for app events, `input:<selectstart|...>:<left|right>`, `app-error`, `actor-failure`, or a kernel event name. */
+  /**
+   * `app:<name>` for app events, `input:<selectstart|...>:<left|right>`, `app-error`, `actor-failure`,
+   * `audio:start` (data: `AudioStartRecord`), `audio:update` (`AudioUpdateRecord`), `audio:stop` (`{ voice, sound }`),
+   * or a kernel event name.
+   */
   name: string;
   data?: unknown;
+}
+
+/** A voice playing at the end of the current frame: its sound, world position (null: not spatialised), gain. */
+export interface VoiceState {
+  sound: string;
+  position: AudioPosition;
+  gain: number;
+  loop: boolean;
+  /** The tick it started in. */
+  startTick: number;
 }
 
 
@@ -34,6 +51,8 @@ export class FrameState {
   readonly tagList: TagState[] = [];
   /** This frame's events (cleared every frame). */
   readonly events: NamedEvent[] = [];
+  /** The voices playing at the end of this frame, by voice number (a stopped one is removed). */
+  readonly voices = new Map<number, VoiceState>();
 
   /** Decodes `frame`'s records. Call once per frame before the validators observe it. */
   observe(frame: FrameView): void {
@@ -78,6 +97,26 @@ export class FrameState {
         case EventType.InputEvent:
           this.events.push({ name: `input:${INPUT_EVENT_KINDS[payload[IE.kind]]}:${payload[IE.source] === 0 ? 'left' : 'right'}` });
           break;
+        case EventType.AudioStart: {
+          const start = readAudioRecord<AudioStartRecord>(payload);
+          this.voices.set(start.voice, { sound: start.sound, position: start.position, gain: start.gain, loop: start.loop, startTick: frame.tick });
+          this.events.push({ name: 'audio:start', data: start });
+          break;
+        }
+        case EventType.AudioUpdate: {
+          const update = readAudioRecord<AudioUpdateRecord>(payload);
+          const voice = this.voices.get(update.voice);
+          if (voice && update.position !== undefined) voice.position = update.position;
+          if (voice && update.gain !== undefined) voice.gain = update.gain;
+          this.events.push({ name: 'audio:update', data: update });
+          break;
+        }
+        case EventType.AudioStop: {
+          const { voice } = readAudioRecord<AudioStopRecord>(payload);
+          this.events.push({ name: 'audio:stop', data: { voice, sound: this.voices.get(voice)?.sound ?? null } });
+          this.voices.delete(voice);
+          break;
+        }
       }
     }
   }

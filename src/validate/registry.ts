@@ -26,6 +26,7 @@ import { penetration } from './xr-penetration.js';
 import { comfort, overlap, visible } from './xr-perception.js';
 import { coverage, reachability } from './xr-space.js';
 import { resolveMilestoneMoments, visual } from './visual.js';
+import { soundFollows, soundResponse, voices } from './xr-audio.js';
 
 /** Every formula, in the order the task schema lists them. */
 export const FORMULAS = [
@@ -51,6 +52,9 @@ export const FORMULAS = [
   speed,
   penetration,
   visual,
+  soundResponse,
+  voices,
+  soundFollows,
 ] as const;
 
 /** Any validator a task can list: the union of every formula's spec. */
