@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeEvents, EventType, runSession, StreamReader, type SessionSpec } from '../src/index.js';
 import { readJsonPayload } from '../src/frame/json-record.js';
+import { eventJson, eventText } from '../src/export/event-json.js';
 import { ROOT, tempDir } from './helpers/cli.js';
 
 const fixture = (name: string) => join(ROOT, 'test/fixtures/apps', name);
@@ -43,6 +44,21 @@ describe('ctx.audio records what voices do', () => {
       { tick: 12, name: 'app-event', data: { name: 'seen', data: { short: false, hum: true, playing: 1, ids: [1, 2] } } },
       { tick: 13, name: 'audio-stop', data: { voice: 2 } },
     ]);
+  });
+
+  it('exports name them and say them in a line', () => {
+    const start = { type: EventType.AudioStart, name: 'audio-start', payload: [] as number[] };
+    const words = (value: object) => {
+      const bytes = new TextEncoder().encode(JSON.stringify(value));
+      return [bytes.length, ...Array.from({ length: Math.ceil(bytes.length / 4) }, (_, i) => bytes[4 * i] | (bytes[4 * i + 1] << 8) | (bytes[4 * i + 2] << 16) | ((bytes[4 * i + 3] ?? 0) << 24))];
+    };
+    start.payload = words({ voice: 1, sound: 'tick', position: [0, 1, -0.5], gain: 1, loop: false });
+    const json = eventJson(start, []);
+    expect(json).toEqual({ name: 'audio-start', voice: 1, sound: 'tick', position: [0, 1, -0.5], gain: 1, loop: false });
+    expect(eventText(json)).toBe('sound "tick" started (voice 1) at [0.000, 1.000, -0.500], gain 1');
+    const update = eventJson({ type: EventType.AudioUpdate, name: 'audio-update', payload: words({ voice: 2, position: null }) }, []);
+    expect(eventText(update)).toBe('voice 2 no longer spatialised');
+    expect(eventText(eventJson({ type: EventType.AudioStop, name: 'audio-stop', payload: words({ voice: 2 }) }, []))).toBe('voice 2 stopped');
   });
 
   it('two runs record the same frames', async () => {

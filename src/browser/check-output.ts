@@ -2,7 +2,7 @@
  * Checks what a page returned before the host uses it: the page is untrusted code, so its answer must
  * have the protocol's shape (one output per tick, in order, JSON values of bounded size).
  */
-import type { LayerImage, PageError, TickOutput } from './protocol.js';
+import type { AudioRecord, LayerImage, PageError, TickOutput } from './protocol.js';
 
 /** Most tags, events, errors or requests one tick may carry. */
 const MAX_ITEMS = 10_000;
@@ -35,7 +35,29 @@ function checkOutput(value: unknown, tick: number): TickOutput {
   const requests = list('requests', o.requests, (r): r is TickOutput['requests'][number] => !!r && typeof r === 'object' && typeof (r as { id: unknown }).id === 'number');
   if (!['none', 'requested', 'running', 'ended'].includes(o.session as string)) throw new BadPageOutputError(`tick ${tick}: bad session state`);
   const layer = o.layer === undefined ? undefined : checkLayer(o.layer, tick);
-  return { k: tick, tags, events, errors, requests, session: o.session!, ...(layer ? { layer } : {}) };
+  const audio = o.audio === undefined ? undefined : list('audio', o.audio, isAudioRecord);
+  return { k: tick, tags, events, errors, requests, session: o.session!, ...(layer ? { layer } : {}), ...(audio ? { audio } : {}) };
+}
+
+/** The longest sound name a page may give (as `ctx.audio`'s). */
+const MAX_SOUND_NAME = 256;
+
+/** An audio record: a voice number, and a start's name, place, gain and loop, or an update's changes. */
+function isAudioRecord(value: unknown): value is AudioRecord {
+  const r = value as Partial<Record<string, unknown>>;
+  if (!r || typeof r !== 'object' || !Number.isInteger(r.voice) || (r.voice as number) < 1) return false;
+  const position = (p: unknown) => p === null || (Array.isArray(p) && p.length === 3 && p.every((n) => typeof n === 'number' && Number.isFinite(Math.fround(n))));
+  const gain = (g: unknown) => typeof g === 'number' && Number.isFinite(g) && g >= 0;
+  switch (r.type) {
+    case 'start':
+      return typeof r.sound === 'string' && r.sound !== '' && r.sound.length <= MAX_SOUND_NAME && position(r.position) && gain(r.gain) && typeof r.loop === 'boolean';
+    case 'update':
+      return (r.position === undefined || position(r.position)) && (r.gain === undefined || gain(r.gain));
+    case 'stop':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Largest layer side read back, pixels. */

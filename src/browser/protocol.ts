@@ -9,8 +9,8 @@
  * This file is shared by both sides: it holds types and constants only, no code that needs Node or the DOM.
  */
 
-/** Bumped when the wire format changes; the shim refuses a host of another version. */
-export const PROTOCOL_VERSION = 1;
+/** Bumped when the wire format changes; the shim refuses a host of another version. (2: `TickOutput.audio`.) */
+export const PROTOCOL_VERSION = 2;
 
 /** Input source ids on the wire: the in-process host's four sources. */
 export const SourceId = { LeftHand: 0, RightHand: 1, LeftController: 2, RightController: 3 } as const;
@@ -154,7 +154,20 @@ export interface TickOutput {
   session: SessionState;
   /** What the page drew into its XR layer this tick, when the input asked (`c`) and the session has a layer. */
   layer?: LayerImage;
+  /** What the page's WebAudio voices did this tick (`shim/web-audio.ts`), in voice order; absent when nothing. */
+  audio?: AudioRecord[];
 }
+
+/**
+ * One voice's change in a tick, as the shim observed the page's WebAudio graph. Voices are numbered from 1
+ * in the order they started. Positions are world coordinates (where the user hears the sound), or null for
+ * a source that reaches the destination through no PannerNode; gains are the product of the GainNodes on
+ * the way (0 when the source reaches no destination).
+ */
+export type AudioRecord =
+  | { type: 'start'; voice: number; sound: string; position: [number, number, number] | null; gain: number; loop: boolean }
+  | { type: 'update'; voice: number; position?: [number, number, number] | null; gain?: number }
+  | { type: 'stop'; voice: number };
 
 /** An XR layer's pixels: both eyes side by side, as the page drew them. */
 export interface LayerImage {

@@ -7,9 +7,9 @@
  * `frame` (a one-tick delay). Phase 2 makes the host await the page within the tick (docs/BROWSER.md).
  * `ReplayRelay` (replay-relay.ts) replays a recorded page into a second session without the delay.
  */
-import type { AppContext, AppModule, HitTestSource, XrFrameLike, XrInputSource } from '../app/types.js';
+import type { AppContext, AppModule, AudioVoice, HitTestSource, XrFrameLike, XrInputSource } from '../app/types.js';
 import type { HitTestResult } from '../sensing/hit-test.js';
-import type { PageError, PageRequest, Replies, TickInput, TickOutput } from './protocol.js';
+import type { AudioRecord, PageError, PageRequest, Replies, TickInput, TickOutput } from './protocol.js';
 import { sourceId, TickEncoder } from './tick-encoder.js';
 
 type TagPose = { position: [number, number, number]; rotation: [number, number, number, number] } | null;
@@ -20,6 +20,8 @@ export class BrowserRelay {
   protected readonly deferred: PageRequest[] = [];
   private readonly hitSources = new Map<number, HitTestSource>();
   private readonly tagPoses = new Map<string, TagPose>();
+  /** The page's playing voices (by its numbers) as the session's voices. */
+  private readonly voices = new Map<number, AudioVoice>();
   /** Tick inputs not yet taken by the driver, in order. */
   readonly inputs: TickInput[] = [];
   /** Page errors with the tick the page reported them in (phase 2 records them as AppError events). */
@@ -82,10 +84,30 @@ export class BrowserRelay {
     this.inputs.push(input);
   }
 
-  /** Publishes what the page published: its tags and its app events. */
+  /** Publishes what the page published: its tags, its app events and what its voices did. */
   protected applyState(output: TickOutput, ctx: AppContext): void {
     this.applyTags(output.tags, ctx);
     for (const [name, data] of output.events) ctx.emit(name, data ?? undefined);
+    for (const record of output.audio ?? []) this.applyAudio(record, ctx, output.k);
+  }
+
+  /** Plays the page's voices through `ctx.audio`, so they are recorded as an in-process app's are. */
+  private applyAudio(record: AudioRecord, ctx: AppContext, tick: number): void {
+    try {
+      if (record.type === 'start') this.voices.set(record.voice, ctx.audio.play(record.sound, { position: record.position, gain: record.gain, loop: record.loop }));
+      const voice = this.voices.get(record.voice);
+      if (record.type === 'update' && voice) {
+        if (record.position !== undefined) voice.setPosition(record.position);
+        if (record.gain !== undefined) voice.setGain(record.gain);
+      }
+      if (record.type === 'stop' && voice) {
+        voice.stop();
+        this.voices.delete(record.voice);
+      }
+    } catch (error) {
+      // Past the voice limit: the page's mistake, as it would be an in-process app's.
+      this.errors.push({ kind: 'exception', message: error instanceof Error ? error.message : String(error), stack: '', tick });
+    }
   }
 
   /** Serves one page request; false when it must wait (its input source is not tracked now). */

@@ -95,7 +95,7 @@ export function eventText(json: EventJson): string {
   if (name === 'page-start') return fields.by === 'click' ? `the user clicked ${String(fields.element)} to enter ${String(fields.mode)}` : `the page entered ${String(fields.mode)} by itself`;
   if (name === 'agent-decision') return `agent decision ${String(fields.decision)} (step ${String(fields.step)} of "${String(fields.instruction)}"): ${JSON.stringify(fields.answer)}`;
   if (name === 'audio-start') return `sound "${String(fields.sound)}" started (voice ${String(fields.voice)}) ${audioPlace(fields.position)}, gain ${String(fields.gain)}${fields.loop ? ', looping' : ''}`;
-  if (name === 'audio-update') return `voice ${String(fields.voice)}${'position' in fields ? ` moved ${audioPlace(fields.position)}` : ''}${'gain' in fields ? ` gain ${String(fields.gain)}` : ''}`;
+  if (name === 'audio-update') return `voice ${String(fields.voice)}${'position' in fields ? (Array.isArray(fields.position) ? ` moved ${audioPlace(fields.position)}` : ' no longer spatialised') : ''}${'gain' in fields ? ` gain ${String(fields.gain)}` : ''}`;
   if (name === 'audio-stop') return `voice ${String(fields.voice)} stopped`;
   if (name === 'input-event') return `${String(fields.kind)} (${String(fields.source)})`;
   if (name === 'tag-declared') return `tag ${String(fields.role)} = ${String(fields.id)}`;

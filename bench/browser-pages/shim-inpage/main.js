@@ -5,7 +5,7 @@ import { install } from './shim.js';
 import { startFrameReads } from './frame-reads.js';
 
 const realNow = Performance.prototype.now.bind(performance);
-install({ protocol: 1, seed: 1, epochMs: 0 });
+install({ protocol: 2, seed: 1, epochMs: 0 });
 const counter = await startFrameReads();
 window.runFrames = async (ticks) => {
   const started = realNow();

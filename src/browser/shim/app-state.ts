@@ -20,6 +20,9 @@ interface Object3DLike {
   updateWorldMatrix(parents: boolean, children: boolean): void;
   userData: Record<string, unknown>;
   children: Object3DLike[];
+  name?: string;
+  /** A three.js `Audio`'s current source node. */
+  source?: unknown;
 }
 
 export class AppState {
@@ -69,6 +72,21 @@ export class AppState {
     const message = e ? `${e.name}: ${e.message}` : typeof error === 'string' ? error : safeString(error);
     const stack = (e?.stack ?? '').split(this.origin).join('').split('\n').slice(0, 5).join('\n');
     this.errors.push({ kind, message: message.split(this.origin).join(''), stack });
+  }
+
+  /**
+   * The name of the three.js `Audio` or `PositionalAudio` in a scene whose current source is `source` (three
+   * keeps it as `audio.source`), when it has one: `sound.name = 'chime'` names the sound. Else null.
+   */
+  soundName(source: object): string | null {
+    let name: string | null = null;
+    for (const scene of this.scenes) {
+      traverse(scene, (object) => {
+        if (name === null && object.source === source && typeof object.name === 'string' && object.name !== '') name = object.name;
+      });
+      if (name !== null) return name;
+    }
+    return null;
   }
 
   /** Every tag's pose now, sorted by role. */

@@ -21,6 +21,8 @@ import { IDENTITY_POSE } from './math.js';
 import * as sensing from './sensing.js';
 import { XRSession, XRSystem, type Runtime } from './session.js';
 import { VirtualClock } from './virtual-time.js';
+import { WebAudioObserver } from './web-audio.js';
+import { AudioVoices } from './audio-voices.js';
 
 export type { ShimConfig, TickInput, TickOutput };
 
@@ -38,6 +40,9 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
   runtime.report = (error) => (typeof win.reportError === 'function' ? win.reportError(error) : app.recordError('exception', error));
   const clock = new VirtualClock(full.seed, full.epochMs, runtime.report);
   clock.install(win);
+  const webAudio = new WebAudioObserver(clock, runtime.report);
+  webAudio.install(win);
+  const voices = new AudioVoices(webAudio, win, () => runtime.device.viewer, (source) => app.soundName(source));
   captureErrors(win, app);
   app.watchThree(win);
   layer.installMakeXRCompatible(win);
@@ -78,8 +83,10 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
       const outputs: TickOutput[] = [];
       for (const tickInput of batch) {
         const started = realNow();
+        if (webAudio.active) await webAudio.settle(); // audio decoded since the last tick, delivered now
         clock.advanceTo(tickInput.t * 1000);
         runtime.device.apply(tickInput);
+        if (webAudio.active) webAudio.fireEnded();
         // The window's animation frames pause while an immersive session runs, as on standalone headsets.
         if (!runtime.session) clock.runAnimationFrames();
         runtime.session?.[S].runTick();
@@ -88,6 +95,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
         if (runtime.device.endRequested && runtime.state !== 'ended' && !runtime.session) runtime.state = 'ended';
         // Promise continuations and rejection reports of this tick settle before it is read.
         await yieldTask();
+        const audio = webAudio.active ? voices.collect() : null;
         outputs.push({
           k: tickInput.k,
           tags: app.collectTags(),
@@ -96,6 +104,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
           requests: runtime.requests.splice(0),
           session: runtime.state,
           ...(image ? { layer: image } : {}),
+          ...(audio ? { audio } : {}),
         });
         app.events = [];
         app.errors = [];
