@@ -94,6 +94,16 @@ export type { SoundResponseValidatorSpec, VoicesValidatorSpec, SoundFollowsValid
 /** Milestones and the validator interface. */
 export type { Milestone, Validator, JudgeVerdict, VisualJudgement } from './validate/types.js';
 
+// Design score
+/**
+ * The ten design heuristics a session's app is rated on (1–5, `result.design`), their bands, and the banding
+ * of a metric into a rating. `DesignObserver` rates the frames of your own loop (it reads a `FrameState`).
+ */
+export { DESIGN_HEURISTIC_IDS, type DesignHeuristicId, type DesignRating, type DesignReport, type Likert } from './design/types.js';
+export { HEURISTICS, rate as rateDesignMetric, type Bands as DesignBands, type HeuristicDefinition } from './design/heuristics.js';
+export { DesignObserver } from './design/observer.js';
+export { FrameState } from './validate/frame-state.js';
+
 // Sensing
 /** The session's senses: depth information, detected planes, hit tests and anchors (`session.sensing`). */
 export { Sensing, type HitTestOptions } from './sensing/sensing.js';
@@ -144,7 +154,7 @@ export type { PrimitiveLook } from './sensing/recorded-scene.js';
 
 // Apps and actors
 /** What an app under test sees and uses: the WebXR-shaped frame, the context, app bodies. */
-export type { AppModule, AppContext, AppBody, AppBodyOptions, HitTestSource, XrFrameLike, XrInputSource, XrInputEvent, XrPose, XrJointPose, XrTransform, XrPoint, XrViewerPose } from './app/types.js';
+export type { AppModule, AppContext, AppBody, AppBodyOptions, TagExtent, HitTestSource, XrFrameLike, XrInputSource, XrInputEvent, XrPose, XrJointPose, XrTransform, XrPoint, XrViewerPose } from './app/types.js';
 /** `ctx.audio`: the sounds an app plays (voices placed in the world, on the simulation clock), and its limits. */
 export type { AppAudio, AudioVoice, AudioPlayOptions } from './app/types.js';
 export { MAX_VOICES, MAX_SOUND_NAME_CHARS } from './app/audio.js';

@@ -114,7 +114,7 @@ describe('bad input exits 2 with a clear message', () => {
   });
 
   it('an unknown task id lists the known tasks', () => {
-    expectBadInput(xrsim('run', '--task', 'physics/nope', '--json'), /unknown task "physics\/nope"\. Known tasks: physics\/cube-move, physics\/material-curling, physics\/rolling-ball-checkpoints, physics\/stack-settle, xr\/depth-bounce/);
+    expectBadInput(xrsim('run', '--task', 'physics/nope', '--json'), /unknown task "physics\/nope"\. Known tasks: physics\/cube-move, physics\/material-curling, physics\/rolling-ball-checkpoints, physics\/stack-settle, xr\/chime-button, xr\/depth-bounce/);
   });
 
   it('an unknown scene id lists the known scenes', () => {

@@ -2,7 +2,8 @@
  * No free credit (issue 13): an app that does nothing at all, and one that throws on every frame, score 0
  * on every task with apps, with either dominant hand, in the first two scenes the task lists. Guard milestones
  * ("never more than five presses", "hidden once the palm turns away") pass only once the behaviour they
- * guard happened (`requires`), so they cannot pass because nothing happened.
+ * guard happened (`requires`), so they cannot pass because nothing happened. Their design score is the
+ * lowest too: 1 on every heuristic.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,9 @@ describe('an app that does nothing earns nothing', () => {
             expect(result.status, where).toBe('failed');
             const credited = result.milestones.filter((m) => m.score > 0).map((m) => `${m.id}=${m.score}`);
             expect(credited, where).toEqual([]);
+            // Nor any design credit: an app that shows nothing rates 1 on every heuristic.
+            expect(result.design?.ratings.map((r) => r.rating), where).toEqual(result.design?.ratings.map(() => 1));
+            expect(result.design?.score, where).toBe(1);
           }
         }
       }

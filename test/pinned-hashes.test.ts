@@ -31,6 +31,7 @@ const PINNED: Record<string, string> = {
   'xr/gaze-dwell-select': 'cd2c017718583911',
   'xr/gesture-markers': 'c97e619e7f7f8f25',
   'xr/grab-and-throw': 'dc4c070339036d8a',
+  'xr/info-kiosk': 'a674b1449258dc8c',
   'xr/late-tracking': 'aa3c0584f29d33c9',
   'xr/palm-menu': '83e51f479dabc38e',
   'xr/pinch-spawn-ball': '499d7a6f667f7f46',

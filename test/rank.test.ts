@@ -131,6 +131,28 @@ describe('rankSweeps', () => {
     expect(r.tasks.map((t) => t.task)).toEqual(['task-0', 'task-1']);
   });
 
+  it('ranks by design score over the tasks with design reports only, an errored session rating 1', () => {
+    const withDesign = (c: ReturnType<typeof candidate>, score: (t: number) => number) => ({
+      ...c,
+      results: c.results.map((x) => (x.task === 'task-2' ? x : { ...x, design: { score: score(Number(x.task.slice(5))), ratings: [] } })),
+    });
+    // Equal partial credit; "tidy" is better designed in every task with a design report (task-2 has none: physics).
+    const tidy = withDesign(candidate('tidy', 3, 8, () => 1), () => 4.5);
+    const sloppy = withDesign(candidate('sloppy', 3, 8, () => 1), (t) => (t === 0 ? 2 : 3));
+    sloppy.results[1] = { ...sloppy.results[1], status: 'errored', score: 0 };
+    const r = rankSweeps([sloppy, tidy], { by: 'design' });
+    expect(r.metric).toBe('design');
+    expect(r.candidates.map((c) => c.name)).toEqual(['tidy', 'sloppy']);
+    expect(r.candidates[0].design!.mean).toBeCloseTo(4.5, 12);
+    // task-0: 7 sessions at 2 and one errored at 1; task-1: 3. The mean over the two tasks with design reports.
+    expect(r.candidates[1].design!.mean).toBeCloseTo(((7 * 2 + 1) / 8 + 3) / 2, 12);
+    expect(r.wins[0][1]).toBe(1);
+    expect(r.tasks.map((t) => t.design)).toEqual([[4.5, (7 * 2 + 1) / 8], [4.5, 3], null]);
+    // Without design reports there is no design ranking.
+    expect(rankSweeps([weak, strong]).candidates[0].design).toBeNull();
+    expect(() => rankSweeps([weak, strong], { by: 'design' })).toThrow(/no session of any candidate has a design score/);
+  });
+
   it('refuses fewer than 10,000 resamples, one candidate, twin names and sweeps with nothing in common', () => {
     expect(() => rankSweeps([weak, strong], { resamples: 500 })).toThrow(/at least 10000/);
     expect(() => rankSweeps([weak])).toThrow(/at least two candidates/);
@@ -151,6 +173,32 @@ function candidateTask(dir: string, task: string, app: string): string {
 }
 
 describe('xrsim rank', () => {
+  it('--metric design separates apps that pass every milestone but are not equally comfortable', () => {
+    const root = tempDir();
+    const dirs = ['reference', 'silent-button', 'far-button'].map((app) => {
+      const dir = join(root, app);
+      mkdirSync(dir);
+      const out = join(dir, 'sweep');
+      xrsim('sweep', candidateTask(dir, 'xr/info-kiosk', app), '--seeds', '1', '--scenes', 'empty-lab,office', '--workers', '2', '--out', out);
+      return out;
+    });
+    const r = xrsim('rank', dirs[2], dirs[1], dirs[0], '--names', 'far-button,silent-button,reference', '--metric', 'design', '--json');
+    expect(r.code).toBe(0);
+    const ranking = r.json;
+    expect(ranking.metric).toBe('design');
+    // All three pass every milestone: partial credit cannot tell them apart; the design score can.
+    expect(ranking.candidates.map((c: { partial: { mean: number } }) => c.partial.mean)).toEqual([1, 1, 1]);
+    expect(ranking.candidates.map((c: { name: string }) => c.name)).toEqual(['reference', 'far-button', 'silent-button']);
+    expect(ranking.candidates[0].design.mean).toBe(5);
+    const text = xrsim('rank', ...dirs, '--by', 'design');
+    expect(text.stdout).toMatch(/design 1–5 \[95% CI\]/);
+    expect(text.stdout).toMatch(/P\(row beats column\) by design score/);
+    const bad = xrsim('rank', ...dirs, '--metric', 'beauty');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--metric must be partial, full-pass or design, got "beauty"/);
+    expect(xrsim('rank', ...dirs, '--metric', 'design', '--by', 'partial').stderr).toMatch(/name two metrics/);
+  });
+
   it('ranks the reference apps, one adversarial app swapped in and two swapped in, in that order, with intervals apart', () => {
     const root = tempDir();
     const tasks = ['xr/late-tracking', 'xr/two-hand-frame-photo', 'xr/gaze-dwell-select'];

@@ -45,7 +45,7 @@ export class SessionAppContext implements AppContext {
     Object.assign(this, {
       random: () => random.next(),
       addBody: (id, options) => host.addBody(id, options),
-      tag: (role, id, poseOf) => host.tags.tag(role, id, poseOf),
+      tag: (role, id, poseOf, extent) => host.tags.tag(role, id, poseOf, extent),
       untag: (role) => host.tags.untag(role),
       emit: (name, data) => host.emit(name, data),
       requestHitTest: (origin, direction, options) => sensing.hitTest(origin, direction, { entityTypes: options?.entityTypes }),

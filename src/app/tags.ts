@@ -8,6 +8,7 @@ import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
 import { writeJsonRecord } from '../frame/json-record.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
+import type { TagExtent } from './types.js';
 
 /** What an app's `poseOf` may return. */
 export type TagPoseSource = () => Vec3 | { position: Vec3; rotation?: Quat } | null;
@@ -20,6 +21,8 @@ interface TagEntry {
   declared: boolean;
   position: Vec3 | null;
   rotation: Quat | null;
+  /** The declared extent, as recorded: `size` [x, y, z], `text` and `look`, each only when given. */
+  extent: { size?: Vec3; text?: number; look?: string } | null;
 }
 
 /**
@@ -40,15 +43,19 @@ export class TagRegistry {
   private readonly byRole = new Map<string, TagEntry>();
   private nextIndex = 0;
 
-  /** Declares (or re-declares) a role. Throws (into the app, so it becomes an app error) past the limits. */
-  tag(role: string, id: string, poseOf: TagPoseSource): void {
+  /**
+   * Declares (or re-declares) a role. Throws (into the app, so it becomes an app error) past the limits or
+   * for an extent that is not one.
+   */
+  tag(role: string, id: string, poseOf: TagPoseSource, extent?: TagExtent): void {
     if (typeof role !== 'string' || role === '' || typeof poseOf !== 'function') throw new TypeError('ctx.tag(role, id, poseOf): role must be a non-empty string and poseOf a function');
+    const checked = checkExtent(extent);
     const name = String(id);
     if (role.length > MAX_TAG_NAME_CHARS || name.length > MAX_TAG_NAME_CHARS) throw new RangeError(`ctx.tag(role, id, poseOf): role and id may have at most ${MAX_TAG_NAME_CHARS} characters`);
     if (!this.byRole.has(role) && this.byRole.size >= MAX_TAGS) {
       throw new RangeError(`ctx.tag: an app may hold at most ${MAX_TAGS} tags at once; untag some before tagging more`);
     }
-    this.byRole.set(role, { index: this.nextIndex++, role, id: name, poseOf, declared: false, position: null, rotation: null });
+    this.byRole.set(role, { index: this.nextIndex++, role, id: name, poseOf, declared: false, position: null, rotation: null, extent: checked });
   }
 
   untag(role: string): void {
@@ -74,7 +81,8 @@ export class TagRegistry {
     if (this.byRole.size === 0) return;
     for (const entry of this.byRole.values()) {
       if (!entry.declared) {
-        writeJsonRecord(frame, EventType.TagDeclared, [entry.index], { role: entry.role, id: entry.id });
+        // The extent only when given: a tag without one records what it always did.
+        writeJsonRecord(frame, EventType.TagDeclared, [entry.index], entry.extent ? { role: entry.role, id: entry.id, ...entry.extent } : { role: entry.role, id: entry.id });
         entry.declared = true;
       }
       try {
@@ -110,6 +118,40 @@ export class TagRegistry {
       for (let k = 0; k < 4; k++) frame.float(q[k]);
     }
     frame.endRecord();
+  }
+}
+
+/** A tag's extent as recorded, or null without one. Throws a TypeError naming what is wrong. */
+function checkExtent(extent: TagExtent | undefined): TagEntry['extent'] {
+  if (extent === undefined) return null;
+  const usage = 'ctx.tag(role, id, poseOf, extent): extent must be { size?: metres or [x, y, z], text?: metres, look?: a name }';
+  if (extent === null || typeof extent !== 'object' || Array.isArray(extent)) throw new TypeError(`${usage}, got ${describe(extent)}`);
+  const unknown = Object.keys(extent).filter((key) => key !== 'size' && key !== 'text' && key !== 'look');
+  if (unknown.length) throw new TypeError(`${usage}; unknown option ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  const positive = (v: unknown) => typeof v === 'number' && v > 0 && isFiniteFloat32(v);
+  const out: { size?: Vec3; text?: number; look?: string } = {};
+  if (extent.size !== undefined) {
+    const size = extent.size;
+    if (positive(size)) out.size = [size as number, size as number, size as number];
+    else if (Array.isArray(size) && size.length === 3 && size.every(positive)) out.size = [size[0], size[1], size[2]];
+    else throw new TypeError(`${usage}: size must be a positive number or three positive numbers, got ${describe(size)}`);
+  }
+  if (extent.text !== undefined) {
+    if (!positive(extent.text)) throw new TypeError(`${usage}: text must be a positive number, got ${describe(extent.text)}`);
+    out.text = extent.text;
+  }
+  if (extent.look !== undefined) {
+    if (typeof extent.look !== 'string' || extent.look.length > MAX_TAG_NAME_CHARS) throw new TypeError(`${usage}: look must be a string of at most ${MAX_TAG_NAME_CHARS} characters, got ${describe(extent.look)}`);
+    out.look = extent.look;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+function describe(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
 }
 

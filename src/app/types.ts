@@ -102,6 +102,18 @@ export interface HitTestSource {
   cancel(): void;
 }
 
+/**
+ * How a tagged object looks, for the design heuristics: `size` its extent along its own x, y and z axes in
+ * metres (one number: a cube), `text` the height of the capital letters of its smallest text (metres), and
+ * `look` a name for its visual state (`idle`, `hovered`, `pressed`, ...): re-tagging it with another look is a
+ * change the user sees, as a highlight or a colour change is in a page.
+ */
+export interface TagExtent {
+  size?: number | Vec3;
+  text?: number;
+  look?: string;
+}
+
 /** Options of {@link AppContext.addBody}. */
 export interface AppBodyOptions {
   shape: ShapeSpec;
@@ -192,9 +204,11 @@ export interface AppContext {
   addBody(id: string, options: AppBodyOptions): AppBody;
   /**
    * Publishes a tagged object: `role` is what tests look for (`start-button`), `id` this app's name for it,
-   * `poseOf` where it is now (a position, or null when it does not exist). Re-tagging a role replaces it.
+   * `poseOf` where it is now (a position, or null when it does not exist), and `extent` how large it is
+   * (its size and the height of its smallest text, which the design heuristics judge; docs/TASKS.md,
+   * "Design score"). Re-tagging a role replaces it: re-tag it to change its extent.
    */
-  tag(role: string, id: string, poseOf: () => Vec3 | { position: Vec3; rotation?: [number, number, number, number] } | null): void;
+  tag(role: string, id: string, poseOf: () => Vec3 | { position: Vec3; rotation?: [number, number, number, number] } | null, extent?: TagExtent): void;
   /** Removes a tag. */
   untag(role: string): void;
   /** Records an app event (`{ name, data }`) in the stream; validators can check order and timing. */

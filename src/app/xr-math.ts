@@ -42,6 +42,17 @@ export function uprightFacing(up: Vec3, front: Vec3): Quat {
 }
 
 /**
+ * How deep a fingertip is behind a button's face (metres; negative in front of it), measured along the face's
+ * outward `normal`, or −Infinity when the tip is more than `radius` off the normal through the face's centre.
+ */
+export function pressDepth(tip: Vec3, face: Vec3, normal: Vec3, radius: number): number {
+  const d = sub(tip, face);
+  const along = dot(d, normal);
+  const lateral = length(sub(d, scale(normal, along)));
+  return lateral <= radius ? -along : -Infinity;
+}
+
+/**
  * What the depth camera measured along the line of sight to a world point: the z-depth of the surface it
  * sees there and the z-depth of the point itself (both metres from the camera plane), or null when the
  * point is outside the image, behind the camera, or the pixel has no reading.

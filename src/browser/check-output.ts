@@ -2,7 +2,7 @@
  * Checks what a page returned before the host uses it: the page is untrusted code, so its answer must
  * have the protocol's shape (one output per tick, in order, JSON values of bounded size).
  */
-import type { AudioRecord, LayerImage, PageError, TickOutput } from './protocol.js';
+import type { AudioRecord, LayerImage, PageError, TagExtentRecord, TickOutput } from './protocol.js';
 
 /** Most tags, events, errors or requests one tick may carry. */
 const MAX_ITEMS = 10_000;
@@ -36,7 +36,9 @@ function checkOutput(value: unknown, tick: number): TickOutput {
   if (!['none', 'requested', 'running', 'ended'].includes(o.session as string)) throw new BadPageOutputError(`tick ${tick}: bad session state`);
   const layer = o.layer === undefined ? undefined : checkLayer(o.layer, tick);
   const audio = o.audio === undefined ? undefined : list('audio', o.audio, isAudioRecord);
-  return { k: tick, tags, events, errors, requests, session: o.session!, ...(layer ? { layer } : {}), ...(audio ? { audio } : {}) };
+  const positive = (n: unknown) => typeof n === 'number' && n > 0 && Number.isFinite(n);
+  const extents = o.extents === undefined ? undefined : list('extents', o.extents, (e): e is TagExtentRecord => Array.isArray(e) && e.length === 4 && str(e[0]) && (e[1] === null || (Array.isArray(e[1]) && e[1].length === 3 && e[1].every(positive))) && (e[2] === null || positive(e[2])) && (e[3] === null || (str(e[3]) && e[3].length <= 256)));
+  return { k: tick, tags, events, errors, requests, session: o.session!, ...(layer ? { layer } : {}), ...(audio ? { audio } : {}), ...(extents ? { extents } : {}) };
 }
 
 /** The longest sound name a page may give (as `ctx.audio`'s). */

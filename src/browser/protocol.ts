@@ -156,7 +156,15 @@ export interface TickOutput {
   layer?: LayerImage;
   /** What the page's WebAudio voices did this tick (`shim/web-audio.ts`), in voice order; absent when nothing. */
   audio?: AudioRecord[];
+  /** Tags whose extent or look changed this tick (first shown, resized, recoloured): `shim/extent.ts`; absent when none. */
+  extents?: TagExtentRecord[];
 }
+
+/**
+ * A tag's extent: its role, size [x, y, z] in metres (null: unknown), its smallest text's height (null: none)
+ * and a fingerprint of how it looks (its meshes' visibility, colours and opacity): a new one is a change the user sees.
+ */
+export type TagExtentRecord = [role: string, size: [number, number, number] | null, text: number | null, look: string | null];
 
 /**
  * One voice's change in a tick, as the shim observed the page's WebAudio graph. Voices are numbered from 1

@@ -86,7 +86,7 @@ export class BrowserRelay {
 
   /** Publishes what the page published: its tags, its app events and what its voices did. */
   protected applyState(output: TickOutput, ctx: AppContext): void {
-    this.applyTags(output.tags, ctx);
+    this.applyTags(output.tags, output.extents, ctx);
     for (const [name, data] of output.events) ctx.emit(name, data ?? undefined);
     for (const record of output.audio ?? []) this.applyAudio(record, ctx, output.k);
   }
@@ -138,12 +138,15 @@ export class BrowserRelay {
     }
   }
 
-  private applyTags(tags: TickOutput['tags'], ctx: AppContext): void {
+  /** Tags the page published; a tag whose extent changed is declared again with it (as `ctx.tag` with an extent). */
+  private applyTags(tags: TickOutput['tags'], extents: TickOutput['extents'], ctx: AppContext): void {
     const roles = new Set<string>();
+    const extentOf = new Map((extents ?? []).map(([role, size, text, look]) => [role, { ...(size ? { size } : {}), ...(text !== null ? { text } : {}), ...(look !== null ? { look } : {}) }]));
     for (const [role, pose] of tags) {
       roles.add(role);
       const value: TagPose = pose ? { position: [pose[0], pose[1], pose[2]], rotation: [pose[3], pose[4], pose[5], pose[6]] } : null;
-      if (!this.tagPoses.has(role)) ctx.tag(role, role, () => this.tagPoses.get(role) ?? null);
+      const extent = extentOf.get(role);
+      if (!this.tagPoses.has(role) || extent) ctx.tag(role, role, () => this.tagPoses.get(role) ?? null, extent && Object.keys(extent).length ? extent : undefined);
       this.tagPoses.set(role, value);
     }
     for (const role of [...this.tagPoses.keys()]) {

@@ -5,6 +5,7 @@
  * number of failures shown, never on the number of sessions.
  */
 import type { SessionResult } from '../session/result.js';
+import { DesignAggregate } from './design-section.js';
 
 /** Results that can be read more than once (each call starts a new pass): a list, or a results file. */
 export type ResultSource = () => Iterable<SessionResult & { seconds?: number }>;
@@ -58,6 +59,8 @@ export interface SweepAggregate {
   videos: SessionResult[];
   /** How many sessions have a video. */
   videoCount: number;
+  /** The design ratings by task and app. */
+  design: DesignAggregate;
 }
 
 /** Videos the report embeds (the rest are listed by count: they sit beside their streams). */
@@ -78,7 +81,7 @@ export function compareIdentity(a: SessionResult, b: SessionResult): number {
 
 /** Reads the results twice (totals and ranges, then histograms) and returns the report's data. */
 export function aggregateResults(source: ResultSource): SweepAggregate {
-  const agg: SweepAggregate = { sessions: 0, passed: 0, failed: 0, errored: 0, seconds: 0, rows: [], columns: [], cells: new Map(), milestones: [], erroredByKind: new Map(), firstFailures: [], worstFailures: [], slowest: [], videos: [], videoCount: 0 };
+  const agg: SweepAggregate = { sessions: 0, passed: 0, failed: 0, errored: 0, seconds: 0, rows: [], columns: [], cells: new Map(), milestones: [], erroredByKind: new Map(), firstFailures: [], worstFailures: [], slowest: [], videos: [], videoCount: 0, design: new DesignAggregate() };
   const columns = new Set<string>();
   const milestones = new Map<string, MilestoneAggregate & { min: number; max: number }>();
   const byScore = (a: SessionResult, b: SessionResult) => a.score - b.score || compareIdentity(a, b);
@@ -95,6 +98,7 @@ export function aggregateResults(source: ResultSource): SweepAggregate {
     const cell = cells.get(column) ?? { passed: 0, failed: 0, errored: 0 };
     cell[r.status]++;
     cells.set(column, cell);
+    agg.design.add(row, r);
     if (r.status === 'errored') agg.erroredByKind.set(r.error?.kind ?? 'crash', (agg.erroredByKind.get(r.error?.kind ?? 'crash') ?? 0) + 1);
     if (r.status !== 'passed') keepBest(agg.firstFailures, r, compareIdentity);
     if (r.status === 'failed') keepBest(agg.worstFailures, r, byScore);

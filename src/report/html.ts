@@ -71,6 +71,7 @@ export function htmlFromAggregate(title: string, agg: SweepAggregate, traces: Ma
     sweep ? matrix(agg) : '',
     flaky ? flakyTable(flaky) : '',
     sweep ? milestoneTable(agg) : '',
+    sweep ? agg.design.html(escape) : '',
     sweep ? histograms(agg) : '',
     sweep ? errors(agg) : '',
     sweep ? failures('First failed and errored sessions', agg.firstFailures, agg.failed + agg.errored, traces) : '',

@@ -4,8 +4,11 @@
  * rank frequencies, and each task's means.
  */
 
-/** The metric that orders candidates: partial credit (fraction of milestones passed) or binary full pass. */
-export type RankMetric = 'partial' | 'full-pass';
+/**
+ * The metric that orders candidates: partial credit (fraction of milestones passed), binary full pass, or the
+ * design score (1–5, the mean of the design heuristics; over the tasks whose sessions have one).
+ */
+export type RankMetric = 'partial' | 'full-pass' | 'design';
 
 /** A mean with its 95 % bootstrap interval. */
 export interface Estimate {
@@ -23,6 +26,8 @@ export interface CandidateRank {
   errored: number;
   partial: Estimate;
   fullPass: Estimate;
+  /** The design score (1–5) over the tasks with apps, or null when no session has one. An errored session scores 1. */
+  design: Estimate | null;
   /** Fraction of resamples in which it ranks first (ties share), and in the top three. */
   rankFirst: number;
   topThree: number;
@@ -34,6 +39,8 @@ export interface TaskMeans {
   sessions: number;
   partial: number[];
   fullPass: number[];
+  /** Per candidate, the task's mean design score, or null for a task without design reports (no apps). */
+  design: number[] | null;
 }
 
 /** What `rankSweeps` returns. Candidates are listed best first. */
@@ -52,31 +59,35 @@ export interface Ranking {
   unmatched: Record<string, number>;
 }
 
+/** How each metric is named in sentences. */
+export const METRIC_NAMES: Record<RankMetric, string> = { partial: 'partial credit', 'full-pass': 'full pass', design: 'design score' };
+
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const score = (x: number) => x.toFixed(3);
 
-/** An interval drawn on a 0–1 scale, with its mean marked. */
-function intervalBar(e: Estimate): string {
-  const x = (v: number) => (4 + v * 192).toFixed(1);
+/** An interval drawn on a 0–1 scale (or `lo`–`hi`), with its mean marked. */
+function intervalBar(e: Estimate, lo = 0, hi = 1): string {
+  const x = (v: number) => (4 + ((v - lo) / (hi - lo)) * 192).toFixed(1);
   return `<svg width="200" height="14" role="img" aria-label="${score(e.ci95[0])} to ${score(e.ci95[1])}"><line class="axis" x1="4" y1="7" x2="196" y2="7"/><rect class="bar" x="${x(e.ci95[0])}" y="3" width="${Math.max(1, Number(x(e.ci95[1])) - Number(x(e.ci95[0]))).toFixed(1)}" height="8"/><line class="mark" x1="${x(e.mean)}" y1="1" x2="${x(e.mean)}" y2="13"/></svg>`;
 }
 
 /** The ranking as an HTML section: candidates, pairwise wins, per-task means. */
 export function rankingSection(ranking: Ranking): string {
   const names = ranking.candidates.map((c) => escape(c.name));
-  const est = (e: Estimate) => `${score(e.mean)} <small>[${score(e.ci95[0])}, ${score(e.ci95[1])}]</small><br>${intervalBar(e)}`;
+  const est = (e: Estimate, lo = 0, hi = 1) => `${score(e.mean)} <small>[${score(e.ci95[0])}, ${score(e.ci95[1])}]</small><br>${intervalBar(e, lo, hi)}`;
+  const design = ranking.candidates.some((c) => c.design);
   const candidates = ranking.candidates
-    .map((c) => `<tr><td>${c.rank}</td><td class="name">${escape(c.name)}</td><td>${est(c.partial)}</td><td>${est(c.fullPass)}</td><td>${pct(c.rankFirst)}</td><td>${pct(c.topThree)}</td><td>${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}</td></tr>`)
+    .map((c) => `<tr><td>${c.rank}</td><td class="name">${escape(c.name)}</td><td>${est(c.partial)}</td><td>${est(c.fullPass)}</td>${design ? `<td>${c.design ? est(c.design, 1, 5) : '–'}</td>` : ''}<td>${pct(c.rankFirst)}</td><td>${pct(c.topThree)}</td><td>${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}</td></tr>`)
     .join('\n');
   const wins = ranking.wins.map((row, i) => `<tr><td class="name">${names[i]}</td>${row.map((w, j) => `<td>${i === j ? '–' : pct(w)}</td>`).join('')}</tr>`).join('\n');
   const tasks = ranking.tasks.map((t) => `<tr><td class="name">${escape(t.task)}</td><td>${t.sessions}</td>${t.partial.map((p, i) => `<td>${score(p)} / ${score(t.fullPass[i])}</td>`).join('')}</tr>`).join('\n');
-  const metric = ranking.metric === 'partial' ? 'partial credit' : 'full pass';
+  const metric = METRIC_NAMES[ranking.metric];
   const unmatched = Object.entries(ranking.unmatched).filter(([, n]) => n > 0);
   return [
     `<h2>Ranking</h2>`,
     `<p>Each candidate's score is the mean over ${ranking.tasks.length} tasks of its mean session score. Intervals are 95 % percentile intervals of ${ranking.resamples} task-stratified bootstrap resamples (seed ${ranking.seed}); candidates are ordered by ${metric}.</p>`,
-    `<table><tr><th>rank</th><th>candidate</th><th>partial credit [95% CI]</th><th>full pass [95% CI]</th><th>ranks first</th><th>top three</th><th>sessions</th></tr>\n${candidates}</table>`,
+    `<table><tr><th>rank</th><th>candidate</th><th>partial credit [95% CI]</th><th>full pass [95% CI]</th>${design ? '<th>design score, 1–5 [95% CI]</th>' : ''}<th>ranks first</th><th>top three</th><th>sessions</th></tr>\n${candidates}</table>`,
     `<h3>Probability that the row beats the column (${metric})</h3>`,
     `<table><tr><th></th>${names.map((n) => `<th>${n}</th>`).join('')}</tr>\n${wins}</table>`,
     `<h3>Per task: partial credit / full pass</h3>`,

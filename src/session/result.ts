@@ -5,6 +5,7 @@ import type { AppErrorSummary } from '../app/host.js';
 import { XrsimInputError } from '../errors.js';
 import { AgentUnavailableError } from '../actors/agent-protocol.js';
 import type { Milestone } from '../validate/types.js';
+import type { DesignReport } from '../design/types.js';
 import type { Handedness } from '../hand/side.js';
 
 /** `errored` means the harness could not complete the run; it is never a verdict on the app or the physics. */
@@ -51,6 +52,11 @@ export interface SessionResult {
   appErrors: number;
   /** The first of them, or null: its tick, phase (`setup`, `frame`, `tag`) and message (at most 2,000 characters). */
   firstAppError: AppErrorSummary | null;
+  /**
+   * The app's design, rated 1–5 on ten XR design heuristics from the stream (sessions with an app; absent
+   * without one, and for a session that errored before it ran). docs/TASKS.md, "Design score".
+   */
+  design?: DesignReport;
   error?: SessionError;
 }
 

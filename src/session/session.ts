@@ -17,6 +17,8 @@ import { buildStreamHeader } from '../stream/header.js';
 import { StreamWriter } from '../stream/writer.js';
 import { loadTask } from '../task/load.js';
 import { createTaskValidators } from '../validate/registry.js';
+import { FrameState } from '../validate/frame-state.js';
+import { DesignObserver } from '../design/observer.js';
 import type { Validator } from '../validate/types.js';
 import { verdict, type SessionResult } from './result.js';
 import { normalizeSpec, type Handedness, type RecordOptions, type SessionSpec } from './spec.js';
@@ -74,6 +76,8 @@ export class Session {
   readonly actors: ActorRunner | null;
   private readonly actorContext: ActorContext;
   private readonly validators: Validator;
+  /** Rates the app's design from the committed frames (sessions with an app). */
+  private readonly design: DesignObserver | null;
   private readonly recorder: StreamWriter | undefined;
   private onFrame: RunHooks['onFrame'];
   /** The page, when the app is a browser app (closed when the session ends). */
@@ -113,7 +117,10 @@ export class Session {
     this.actorContext = sessionActorContext(model, state, this.user, this.app, (what) => {
       if (this.speculating) this.feedbackRead ??= what;
     }, agent);
-    this.validators = createTaskValidators(model, dominantHand);
+    // The validators decode each frame's tags and events; the design observer reads the same decoding.
+    const frameState = new FrameState();
+    this.validators = createTaskValidators(model, dominantHand, { state: frameState, decode: this.app !== null });
+    this.design = this.app ? new DesignObserver(model, frameState) : null;
     this.recorder = recordOptions
       ? new StreamWriter(
           recordOptions.path,
@@ -288,6 +295,7 @@ export class Session {
       modelHash: this.model.hash,
       appErrors: this.app?.errors ?? 0,
       firstAppError: this.app?.firstError ?? null,
+      ...(this.design ? { design: this.design.finish() } : {}),
       ...(error ? { error } : {}),
     };
     this.dispose();
@@ -354,6 +362,7 @@ export class Session {
     const state = this.state;
     state.hashFrame();
     this.validators.observe(state.frame);
+    this.design?.observe(state.frame);
     this.recorder?.append(state.frame, state.frameHash);
     this.onFrame?.(state.frame, this);
   }

@@ -1,7 +1,8 @@
 /**
  * Ranking candidates (one sweep folder each: a coding agent, a build) with confidence. Each candidate's score
  * is the mean over tasks of its mean session score in the task (every task weighs the same, as in
- * UnityBench-Mini3D), under partial credit (the fraction of milestones passed) and under binary full pass.
+ * UnityBench-Mini3D), under partial credit (the fraction of milestones passed) and under binary full pass, and
+ * its design score (1–5, `result.design`) over the tasks whose sessions have one (tasks with apps).
  *
  * Confidence comes from a seeded, task-stratified, paired bootstrap: each resample redraws, within every task,
  * that task's sessions (a scene, seed and hand) with replacement, and scores every candidate on the same
@@ -32,13 +33,18 @@ export interface RankOptions {
   resamples?: number;
   /** Seed of the resampling (default 1): the same inputs and seed give the same ranking. */
   seed?: number;
-  /** The metric that orders candidates, wins and ranks: `partial` (default) or `full-pass`. */
+  /** The metric that orders candidates, wins and ranks: `partial` (default), `full-pass` or `design`. */
   by?: RankMetric;
 }
 
 export type { CandidateRank, Estimate, Ranking, RankMetric, TaskMeans };
 
 const MIN_RESAMPLES = 10_000;
+
+/** A session's value under each metric: errored sessions score 0 (and the lowest design rating, 1). */
+const PARTIAL = (r: SessionResult) => (r.status === 'errored' ? 0 : r.score);
+const FULL_PASS = (r: SessionResult) => (r.status === 'passed' ? 1 : 0);
+const DESIGN = (r: SessionResult) => (r.status === 'errored' ? 1 : (r.design?.score ?? 1));
 
 /** Ranks candidates with bootstrap confidence. Throws {@link XrsimInputError} when nothing can be compared. */
 export function rankSweeps(candidates: readonly RankCandidate[], options: RankOptions = {}): Ranking {
@@ -54,20 +60,23 @@ export function rankSweeps(candidates: readonly RankCandidate[], options: RankOp
     if (names.has(c.name)) throw new XrsimInputError(`two candidates are both named "${c.name}"`, { expected: 'distinct candidate names' });
     names.add(c.name);
   }
-  const table = matchSessions(candidates);
   const C = candidates.length;
-
-  // Resampled scores, per resample: every candidate under partial credit, then every candidate under full pass.
-  const K = 2 * C;
-  const draws = new Float64Array(resamples * K);
-  const random = new Sfc32(0x9e3779b9 ^ seed, seed * 7919, 0x85ebca6b, 0xc2b2ae35 ^ (seed >>> 3));
-  stratifiedBootstrap(table.values, K, table.starts, table.counts, resamples, random, draws, new Float64Array(K));
-  const { rankFirst, topThree, wins } = standings(draws, K, metric === 'partial' ? 0 : C, resamples, C);
-  const estimate = (j: number): Estimate => {
+  // Partial credit and full pass over every matched session; the design score over the tasks that have one
+  // (sessions with apps), in a table of its own.
+  const table = matchSessions(candidates, [PARTIAL, FULL_PASS]);
+  const designTasks = new Set(candidates.flatMap((c) => c.results.filter((r) => r.design).map((r) => r.task)));
+  const design = designTasks.size ? matchSessions(candidates, [DESIGN], (task) => designTasks.has(task)) : null;
+  if (metric === 'design' && !design) {
+    throw new XrsimInputError('--metric design: no session of any candidate has a design score (sessions with an app have one)', { expected: 'sweeps of tasks with apps' });
+  }
+  const scored = bootstrap(table, 2 * C, resamples, seed);
+  const designScored = design ? bootstrap(design, C, resamples, seed) : null;
+  const { rankFirst, topThree, wins } = metric === 'design' ? standings(designScored!, C, 0, resamples, C) : standings(scored, 2 * C, metric === 'partial' ? 0 : C, resamples, C);
+  const estimate = (draws: Float64Array, means: Float64Array, K: number, j: number): Estimate => {
     const column = new Float64Array(resamples);
     for (let r = 0; r < resamples; r++) column[r] = draws[r * K + j];
     column.sort();
-    return { mean: table.means[j], ci95: [percentile(column, 0.025), percentile(column, 0.975)] };
+    return { mean: means[j], ci95: [percentile(column, 0.025), percentile(column, 0.975)] };
   };
   const rows = candidates.map((candidate, c) => ({
     index: c,
@@ -76,15 +85,17 @@ export function rankSweeps(candidates: readonly RankCandidate[], options: RankOp
       rank: 0,
       sessions: table.slots,
       errored: table.errored[c],
-      partial: estimate(c),
-      fullPass: estimate(C + c),
+      partial: estimate(scored, table.means, 2 * C, c),
+      fullPass: estimate(scored, table.means, 2 * C, C + c),
+      design: design ? estimate(designScored!, design.means, C, c) : null,
       rankFirst: rankFirst[c] / resamples,
       topThree: topThree[c] / resamples,
     } satisfies CandidateRank,
   }));
-  const key = (row: (typeof rows)[number]) => (metric === 'partial' ? row.rank.partial.mean : row.rank.fullPass.mean);
+  const key = (row: (typeof rows)[number]) => (metric === 'partial' ? row.rank.partial.mean : metric === 'full-pass' ? row.rank.fullPass.mean : row.rank.design!.mean);
   rows.sort((a, b) => key(b) - key(a) || a.index - b.index);
   rows.forEach((row, i) => (row.rank.rank = i > 0 && key(rows[i - 1]) === key(row) ? rows[i - 1].rank.rank : i + 1));
+  const designMeans = new Map(design?.tasks.map((task, k) => [task, design.taskMeans[k]]));
   return {
     metric,
     resamples,
@@ -96,14 +107,23 @@ export function rankSweeps(candidates: readonly RankCandidate[], options: RankOp
       sessions: table.counts[k],
       partial: rows.map((row) => table.taskMeans[k][row.index]),
       fullPass: rows.map((row) => table.taskMeans[k][C + row.index]),
+      design: designMeans.has(task) ? rows.map((row) => designMeans.get(task)![row.index]) : null,
     })),
     unmatched: Object.fromEntries(candidates.map((c, i) => [c.name, table.unmatched[i]])),
   };
 }
 
+/** The resampled means of a table's K columns, per resample (K numbers each). */
+function bootstrap(table: MatchedTable, K: number, resamples: number, seed: number): Float64Array {
+  const draws = new Float64Array(resamples * K);
+  const random = new Sfc32(0x9e3779b9 ^ seed, seed * 7919, 0x85ebca6b, 0xc2b2ae35 ^ (seed >>> 3));
+  stratifiedBootstrap(table.values, K, table.starts, table.counts, resamples, random, draws, new Float64Array(K));
+  return draws;
+}
+
 /**
- * Sessions matched across candidates, slot-major: per session, every candidate's partial credit, then every
- * candidate's full pass (2 × candidates numbers). Sessions are grouped by task.
+ * Sessions matched across candidates, slot-major: per session, every candidate's value under the first
+ * metric, then every candidate's under the next (metrics × candidates numbers). Sessions are grouped by task.
  */
 interface MatchedTable {
   tasks: string[];
@@ -119,12 +139,12 @@ interface MatchedTable {
   unmatched: number[];
 }
 
-function matchSessions(candidates: readonly RankCandidate[]): MatchedTable {
+function matchSessions(candidates: readonly RankCandidate[], metrics: ((r: SessionResult) => number)[], keepTask: (task: string) => boolean = () => true): MatchedTable {
   const C = candidates.length;
-  const K = 2 * C;
+  const K = metrics.length * C;
   const slotOf = (r: SessionResult) => `${r.task} · ${r.scene} · seed ${r.seed} · ${r.hand}`;
   const byCandidate = candidates.map((c) => new Map(c.results.map((r) => [slotOf(r), r])));
-  const common = [...byCandidate[0].keys()].filter((slot) => byCandidate.every((m) => m.has(slot)));
+  const common = [...byCandidate[0].keys()].filter((slot) => byCandidate.every((m) => m.has(slot)) && keepTask(byCandidate[0].get(slot)!.task));
   if (common.length === 0) {
     throw new XrsimInputError('the candidates have no session in common (matched by task, scene, seed and hand)', { expected: 'sweeps of the same tasks, scenes, seeds and hands' });
   }
@@ -146,8 +166,7 @@ function matchSessions(candidates: readonly RankCandidate[]): MatchedTable {
     byCandidate.forEach((map, c) => {
       const r = map.get(slot)!;
       if (r.status === 'errored') errored[c]++;
-      values[s * K + c] = r.status === 'errored' ? 0 : r.score;
-      values[s * K + C + c] = r.status === 'passed' ? 1 : 0;
+      metrics.forEach((value, m) => (values[s * K + m * C + c] = value(r)));
     });
   });
   const taskMeans = tasks.map((_, k) => {

@@ -1,6 +1,7 @@
 /**
  * The task file format (`tasks/<id>/task.json`, schema in `tasks/task.schema.json`).
  */
+import type { DesignHeuristicId } from './design-heuristics.js';
 import type { MaterialSpec, PlacedGeometrySpec, SemanticLabel, Vec3 } from '../geometry/types.js';
 import type { UserOptions } from './user-options.js';
 import type { SensingOptions } from './sensing-options.js';
@@ -92,6 +93,11 @@ interface AppEntryBase {
   category?: FailureCategory;
   /** The app fails `expectFail` only with this dominant hand and passes everything with the other. */
   failsWithHand?: 'left' | 'right';
+  /**
+   * The design heuristic the app is built to violate: its design score rates it lower than the reference on
+   * exactly this heuristic (docs/TASKS.md, "Design score"), whatever milestones it passes.
+   */
+  designFlaw?: DesignHeuristicId;
 }
 
 /** An in-process app: an ES module run in the session's process. */

@@ -5,7 +5,7 @@
  * playing), decoded once per frame for all of a session's validators. Works the same live and on a
  * replayed stream.
  */
-import { EventType, INPUT_EVENT_KINDS, INPUT_EVENT_PAYLOAD as IE, TAG_POSE_RECORD as TR, TAG_POSES_PAYLOAD } from '../frame/events.js';
+import { EventType, INPUT_EVENT_KINDS, INPUT_EVENT_PAYLOAD as IE, TAG_POSE_RECORD as TR, TAG_POSES_PAYLOAD, UNREACHABLE_PAYLOAD } from '../frame/events.js';
 import type { FrameView } from '../frame/frame.js';
 import { readJsonPayload } from '../frame/json-record.js';
 import { readAudioRecord, type AudioPosition, type AudioStartRecord, type AudioStopRecord, type AudioUpdateRecord } from '../frame/audio-events.js';
@@ -13,11 +13,28 @@ import type { Quat, Vec3 } from '../geometry/types.js';
 
 /** A tag's state in the current frame. */
 export interface TagState {
+  readonly role: string;
   present: boolean;
   position: Vec3;
   rotation: Quat;
   /** Whether the app gave a rotation (a tag with only a position has the identity). */
   id: string;
+  /** Its declared size (x, y, z, metres), or null when the app gave none. The same array until it is re-declared. */
+  size: Vec3 | null;
+  /** The declared height of its smallest text (metres), or null. */
+  text: number | null;
+  /** The declared name of its visual state (`pressed`, ...), or null. */
+  look: string | null;
+}
+
+/** A declared tag: its role, id and extent. */
+interface Declaration {
+  role: string;
+  id: string;
+  size: Vec3 | null;
+  text: number | null;
+  look: string | null;
+  state: TagState | null;
 }
 
 /** An event of the current frame that validators can count or order. */
@@ -25,10 +42,17 @@ export interface NamedEvent {
   /**
    * `app:<name>` for app events, `input:<selectstart|...>:<left|right>`, `app-error`, `actor-failure`,
    * `audio:start` (data: `AudioStartRecord`), `audio:update` (`AudioUpdateRecord`), `audio:stop` (`{ voice, sound }`),
-   * or a kernel event name.
+   * `target-unreachable` (data: {@link UnreachableData}), or a kernel event name.
    */
   name: string;
   data?: unknown;
+}
+
+/** A `target-unreachable` event's data: the part (0/1 the left/right hand, 2/3 a controller), how far its target was from the shoulder and the reach (metres). */
+export interface UnreachableData {
+  part: number;
+  distance: number;
+  reach: number;
 }
 
 /** A voice playing at the end of the current frame: its sound, world position (null: not spatialised), gain. */
@@ -45,7 +69,7 @@ export interface VoiceState {
 /** Decoded per-frame state shared by a session's validators. */
 export class FrameState {
   /** Declared tags by number, each with its role's state once a pose was read (one lookup per pose). */
-  private readonly roles = new Map<number, { role: string; id: string; state: TagState | null }>();
+  private readonly roles = new Map<number, Declaration>();
   readonly tags = new Map<string, TagState>();
   /** The states in {@link tags}, in the order first seen: for loops over every tag each frame, with no iterator. */
   readonly tagList: TagState[] = [];
@@ -67,7 +91,11 @@ export class FrameState {
     for (let i = 0; i < frame.eventWords; i += 1 + (e[i] & 0xffff)) {
       const type = e[i] >>> 16;
       const length = e[i] & 0xffff;
-      if (type < EventType.AppError) continue; // physics, tracking, sensing: not needed here
+      if (type < EventType.AppError) {
+        // Physics, tracking and sensing are not needed here, but for a hand that could not reach its target.
+        if (type === EventType.TargetUnreachable) this.events.push({ name: 'target-unreachable', data: this.unreachable(e, i + 1) });
+        continue;
+      }
       // Tag poses come every frame: read them in place. The rest are rare.
       if (type === EventType.TagPoses) {
         this.readPoses(e, this.floats, i + 1);
@@ -76,8 +104,8 @@ export class FrameState {
       const payload = Array.from(e.subarray(i + 1, i + 1 + length));
       switch (type) {
         case EventType.TagDeclared: {
-          const { role, id } = readJsonPayload<{ role: string; id: string }>(payload, 1);
-          this.roles.set(payload[0], { role, id, state: null });
+          const { role, id, size, text, look } = readJsonPayload<{ role: string; id: string; size?: Vec3; text?: number; look?: string }>(payload, 1);
+          this.roles.set(payload[0], { role, id, size: size ?? null, text: text ?? null, look: look ?? null, state: null });
           break;
         }
         case EventType.AppEvent: {
@@ -121,6 +149,11 @@ export class FrameState {
     }
   }
 
+  /** A TargetUnreachable payload at word `o`. */
+  private unreachable(e: Uint32Array, o: number): UnreachableData {
+    return { part: e[o + UNREACHABLE_PAYLOAD.part], distance: this.floats[o + UNREACHABLE_PAYLOAD.distance], reach: this.floats[o + UNREACHABLE_PAYLOAD.reach] };
+  }
+
   /** The event words last decoded, and the same memory as floats. */
   private words: Uint32Array | null = null;
   private floats: Float32Array = new Float32Array(0);
@@ -133,6 +166,9 @@ export class FrameState {
       if (!declared) continue;
       const tag = (declared.state ??= this.stateOf(declared.role, declared.id));
       tag.id = declared.id;
+      tag.size = declared.size;
+      tag.text = declared.text;
+      tag.look = declared.look;
       tag.present = w[o + TR.present] === 1;
       const p = tag.position;
       const q = tag.rotation;
@@ -151,7 +187,7 @@ export class FrameState {
   private stateOf(role: string, id: string): TagState {
     let tag = this.tags.get(role);
     if (!tag) {
-      tag = { present: false, position: [0, 0, 0], rotation: [0, 0, 0, 1], id };
+      tag = { role, present: false, position: [0, 0, 0], rotation: [0, 0, 0, 1], id, size: null, text: null, look: null };
       this.tags.set(role, tag);
       this.tagList.push(tag);
     }

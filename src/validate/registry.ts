@@ -77,16 +77,24 @@ export function createValidator(spec: ValidatorSpec | ValidatorSpecBase, ctx: Va
   return formula.create(spec as never, ctx);
 }
 
+/** Options of {@link createTaskValidators}. */
+export interface TaskValidatorOptions {
+  /** The frame state to decode each frame into (default: one of their own), for other observers of the same frames. */
+  state?: FrameState;
+  /** Decode the frame state every frame even when no formula reads it (another observer does). */
+  decode?: boolean;
+}
+
 /**
  * All of a model's validators, as one. Milestones come out in the task's order. The frame state (tags,
  * app and input events) is decoded once per frame for all of them, and only when a formula reads it
  * (physics tasks pay nothing for it). A milestone passes only when the milestones it `requires` passed
  * (`requirements.ts`). A non-finite value in a frame fails every milestone (`finite-guard.ts`).
  */
-export function createTaskValidators(model: SimModel, dominantHand: Handedness = 'right'): Validator {
-  const ctx: ValidatorContext = { model, dominantHand, state: new FrameState() };
+export function createTaskValidators(model: SimModel, dominantHand: Handedness = 'right', options: TaskValidatorOptions = {}): Validator {
+  const ctx: ValidatorContext = { model, dominantHand, state: options.state ?? new FrameState() };
   const validators = model.validators.map((spec) => createValidator(spec, ctx));
-  const decode = model.validators.some((spec) => formulaNamed(spec.type)?.frameState);
+  const decode = options.decode === true || model.validators.some((spec) => formulaNamed(spec.type)?.frameState);
   return failOnNonFinite(
     {
       observe(frame) {

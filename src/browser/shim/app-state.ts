@@ -5,7 +5,8 @@
  * Tag poses are reported in world coordinates: scene coordinates are taken to be in the first reference
  * space the page requested (three.js's), as three.js renders them.
  */
-import type { PageError } from '../protocol.js';
+import type { PageError, TagExtentRecord } from '../protocol.js';
+import { checkPageExtent, extentOf, type MeshLike, type PageExtent } from './extent.js';
 import { composePose, matrixPose, normalizeQuat, type Pose } from './math.js';
 
 type PoseSource = () => unknown;
@@ -27,6 +28,11 @@ interface Object3DLike {
 
 export class AppState {
   private readonly explicit = new Map<string, PoseSource | Object3DLike>();
+  /** Extents the page gave with `xrsim.tag`, by role. */
+  private readonly givenExtents = new Map<string, PageExtent>();
+  /** The extent last sent for each role (as JSON), and the changes found by the last {@link collectTags}. */
+  private readonly sentExtents = new Map<string, string>();
+  private changedExtents: TagExtentRecord[] = [];
   /** Roles ever published by discovery: they stay declared (pose null) once their object is gone. */
   private readonly discoveredRoles = new Set<string>();
   private readonly scenes = new Set<Object3DLike>();
@@ -42,12 +48,18 @@ export class AppState {
   /** The page-facing API, frozen. */
   api() {
     return Object.freeze({
-      tag: (role: string, target: PoseSource | Object3DLike) => {
+      tag: (role: string, target: PoseSource | Object3DLike, extent?: PageExtent) => {
         if (typeof role !== 'string' || role === '') throw new TypeError('xrsim.tag(role, target): role must be a non-empty string');
         if (typeof target !== 'function' && !isObject3D(target)) throw new TypeError('xrsim.tag(role, target): target must be a three.js Object3D or a function returning a pose');
+        const given = checkPageExtent(extent);
         this.explicit.set(role, target);
+        if (given) this.givenExtents.set(role, given);
+        else this.givenExtents.delete(role);
       },
-      untag: (role: string) => void this.explicit.delete(role),
+      untag: (role: string) => {
+        this.explicit.delete(role);
+        this.givenExtents.delete(role);
+      },
       emit: (name: string, data?: unknown) => {
         if (typeof name !== 'string' || name === '') throw new TypeError('xrsim.emit(name, data): name must be a non-empty string');
         // A snapshot, as the host records it: JSON values only.
@@ -89,7 +101,10 @@ export class AppState {
     return null;
   }
 
-  /** Every tag's pose now, sorted by role. */
+  /**
+   * Every tag's pose now, sorted by role. Also finds the tags whose extent changed since it was last sent
+   * (an object's is measured only while it is shown): {@link takeExtents} returns them.
+   */
   collectTags(): [string, number[] | null][] {
     const origin = this.sceneOrigin();
     const out = new Map<string, number[] | null>();
@@ -98,14 +113,19 @@ export class AppState {
         const role = object.userData?.xrsimTag;
         if (typeof role === 'string' && role !== '' && !out.has(role)) {
           this.discoveredRoles.add(role);
-          out.set(role, objectPose(object));
+          const pose = objectPose(object);
+          out.set(role, pose);
+          if (pose) this.noteExtent(role, object);
         }
       });
     }
     for (const role of this.discoveredRoles) if (!out.has(role)) out.set(role, null);
     for (const [role, target] of this.explicit) {
       try {
-        out.set(role, isObject3D(target) ? objectPose(target) : valuePose(target()));
+        const value = isObject3D(target) ? target : target();
+        const pose = isObject3D(value) ? objectPose(value) : valuePose(value);
+        out.set(role, pose);
+        if (pose) this.noteExtent(role, isObject3D(value) ? value : null);
       } catch (error) {
         this.recordError('exception', error);
         out.set(role, null);
@@ -114,6 +134,23 @@ export class AppState {
     return [...out.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([role, pose]) => [role, pose && origin ? composePose(origin, pose) : pose]);
+  }
+
+  /** The extents that changed in the last {@link collectTags}, once. */
+  takeExtents(): TagExtentRecord[] {
+    const changed = this.changedExtents;
+    this.changedExtents = [];
+    return changed;
+  }
+
+  /** Measures a shown tag's extent and keeps it when it changed since it was last sent. */
+  private noteExtent(role: string, object: Object3DLike | null): void {
+    if (object) object.updateWorldMatrix(true, true);
+    const [size, text, look] = extentOf(object as unknown as MeshLike | null, this.givenExtents.get(role));
+    const key = JSON.stringify([size, text, look]);
+    if (this.sentExtents.get(role) === key) return;
+    this.sentExtents.set(role, key);
+    this.changedExtents.push([role, size, text, look]);
   }
 }
 

@@ -96,15 +96,18 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
         // Promise continuations and rejection reports of this tick settle before it is read.
         await yieldTask();
         const audio = webAudio.active ? voices.collect() : null;
+        const tags = app.collectTags();
+        const extents = app.takeExtents();
         outputs.push({
           k: tickInput.k,
-          tags: app.collectTags(),
+          tags,
           events: app.events,
           errors: app.errors,
           requests: runtime.requests.splice(0),
           session: runtime.state,
           ...(image ? { layer: image } : {}),
           ...(audio ? { audio } : {}),
+          ...(extents.length ? { extents } : {}),
         });
         app.events = [];
         app.errors = [];

@@ -41,6 +41,8 @@ export const listCommand: Command = {
             expectFail: app.expectFail ?? [],
             category: app.category ?? null,
             failsWithHand: app.failsWithHand ?? null,
+            // The design heuristic it is built to violate (docs/TASKS.md, "Design score"), or null.
+            designFlaw: app.designFlaw ?? null,
           })),
         };
       });
@@ -52,7 +54,7 @@ export const listCommand: Command = {
       }));
       if (json) printJson({ tasks, categories });
       else {
-        const rows = tasks.map((t) => [t.id, String(t.milestones.length), String(t.duration), t.scene, t.apps.map((a) => `${a.name}${a.host === 'browser' ? ' (browser)' : ''}${a.expectFail.length ? ` [${a.category}] (fails ${a.expectFail.join(', ')})` : ''}`).join('; ') || '–']);
+        const rows = tasks.map((t) => [t.id, String(t.milestones.length), String(t.duration), t.scene, t.apps.map((a) => `${a.name}${a.host === 'browser' ? ' (browser)' : ''}${a.expectFail.length ? ` [${a.category}] (fails ${a.expectFail.join(', ')})` : ''}${a.designFlaw ? ` (design: ${a.designFlaw})` : ''}`).join('; ') || '–']);
         process.stdout.write(table([['id', 'milestones', 'seconds', 'scene', 'apps'], ...rows], ''));
         process.stdout.write(`\n${table([['failure category', 'adversarial apps'], ...categories.map((c) => [c.id, String(c.apps.length)])], '')}`);
       }

@@ -5,6 +5,7 @@ import { resolve, sep } from 'node:path';
 import { ExitCode, XrsimInputError } from '../../errors.js';
 import { writeReports } from '../../report/write.js';
 import { rankSweeps, type Ranking, type RankMetric } from '../../sweep/rank.js';
+import { METRIC_NAMES } from '../../report/rank-section.js';
 import { readResults } from '../../sweep/results.js';
 import { parseNumberArg, parseSeedArg, printJson, type Command } from '../command.js';
 import { table } from '../format.js';
@@ -13,18 +14,20 @@ import { table } from '../format.js';
 export const rankCommand: Command = {
   name: 'rank',
   summary: 'rank sweep folders (one per candidate) with bootstrap confidence intervals and win probabilities',
-  help: `xrsim rank DIR DIR... [--names A,B,...] [--by partial|full-pass] [--resamples N] [--seed S]
-           [--html FILE] [--json]
+  help: `xrsim rank DIR DIR... [--names A,B,...] [--metric partial|full-pass|design] [--resamples N]
+           [--seed S] [--html FILE] [--json]
 
 Each folder is one candidate's sweep (an agent's apps, a build). A candidate's score is the mean over tasks
-of its mean session score, under partial credit (fraction of milestones passed) and binary full pass.
+of its mean session score, under partial credit (fraction of milestones passed) and binary full pass, and
+its design score (1–5, the mean of the ten design heuristics) over the tasks with apps.
 Sessions are matched by task, scene, seed and hand; only those every candidate ran are scored, and an
-errored session scores 0. The 95 % intervals, win probabilities and rank frequencies come from a seeded
+errored session scores 0 (and a design score of 1). The 95 % intervals, win probabilities and rank frequencies come from a seeded
 bootstrap that redraws each task's sessions, the same draws for every candidate.
 
   --names A,B,...  candidate names, in folder order (default: the folders' names, with parent folders
                    when they alone are alike)
-  --by M           the metric that orders candidates: partial (default) or full-pass
+  --metric M       the metric that orders candidates: partial (default), full-pass or design
+                   (--by M says the same)
   --resamples N    bootstrap resamples, at least 10000 (default 10000)
   --seed S         resampling seed (default 1)
   --html FILE      an HTML report with the ranking section
@@ -32,6 +35,7 @@ bootstrap that redraws each task's sessions, the same draws for every candidate.
 Exit codes: 0 ranked, 2 bad input.`,
   options: {
     names: { type: 'string' },
+    metric: { type: 'string' },
     by: { type: 'string' },
     resamples: { type: 'string' },
     seed: { type: 'string' },
@@ -45,12 +49,15 @@ Exit codes: 0 ranked, 2 bad input.`,
     if (names.length !== positionals.length) {
       throw new XrsimInputError(`--names gives ${names.length} names for ${positionals.length} folders`, { expected: 'one name per folder, comma-separated' });
     }
-    if (v.by !== undefined && v.by !== 'partial' && v.by !== 'full-pass') throw new XrsimInputError(`--by must be partial or full-pass, got "${v.by}"`);
+    if (v.by !== undefined && v.metric !== undefined && v.by !== v.metric) throw new XrsimInputError(`--metric "${v.metric}" and --by "${v.by}" name two metrics`, { expected: 'one of them' });
+    const metric = v.metric ?? v.by;
+    const option = v.metric !== undefined ? '--metric' : '--by';
+    if (metric !== undefined && !Object.hasOwn(METRIC_NAMES, metric)) throw new XrsimInputError(`${option} must be partial, full-pass or design, got "${metric}"`);
     const candidates = positionals.map((dir, i) => ({ name: names[i], results: readResults(dir) }));
     const ranking = rankSweeps(candidates, {
       resamples: parseNumberArg('resamples', v.resamples, true),
       seed: parseSeedArg(v.seed, 1),
-      by: v.by as RankMetric | undefined,
+      by: metric as RankMetric | undefined,
     });
     if (v.html) writeReports([], { html: v.html, title: `xrsim rank: ${names.join(', ')}`, ranking });
     if (json) printJson(ranking);
@@ -72,13 +79,14 @@ function defaultNames(dirs: string[]): string[] {
 export function formatRanking(ranking: Ranking): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const est = (e: { mean: number; ci95: [number, number] }) => `${e.mean.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]`;
-  const rows = ranking.candidates.map((c) => [String(c.rank), c.name, est(c.partial), est(c.fullPass), pct(c.rankFirst), pct(c.topThree), `${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}`]);
+  const design = ranking.candidates.some((c) => c.design);
+  const rows = ranking.candidates.map((c) => [String(c.rank), c.name, est(c.partial), est(c.fullPass), ...(design ? [c.design ? est(c.design) : '–'] : []), pct(c.rankFirst), pct(c.topThree), `${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}`]);
   const names = ranking.candidates.map((c) => c.name);
   const wins = ranking.wins.map((row, i) => [names[i], ...row.map((w, j) => (i === j ? '–' : pct(w)))]);
   const unmatched = Object.entries(ranking.unmatched).filter(([, n]) => n > 0);
   return [
-    table([['rank', 'candidate', 'partial credit [95% CI]', 'full pass [95% CI]', 'ranks first', 'top three', 'sessions'], ...rows], ''),
-    `\nP(row beats column) by ${ranking.metric === 'partial' ? 'partial credit' : 'full pass'}:\n`,
+    table([['rank', 'candidate', 'partial credit [95% CI]', 'full pass [95% CI]', ...(design ? ['design 1–5 [95% CI]'] : []), 'ranks first', 'top three', 'sessions'], ...rows], ''),
+    `\nP(row beats column) by ${METRIC_NAMES[ranking.metric]}:\n`,
     table([['', ...names], ...wins], ''),
     unmatched.length ? `\nleft out (not run by every candidate): ${unmatched.map(([n, k]) => `${n} ${k}`).join(', ')}\n` : '',
     `\n${ranking.tasks.length} tasks, ${ranking.resamples} task-stratified bootstrap resamples (seed ${ranking.seed})\n`,

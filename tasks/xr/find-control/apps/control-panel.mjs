@@ -28,10 +28,7 @@ export function controlPanel({ distance = 0.38, mirroredTags = false, controls =
         const tip = xr.joint(source, 'index-finger-tip');
         if (!tip) continue;
         for (const button of s.buttons) {
-          const d = xr.sub(tip, button.position);
-          const along = xr.dot(d, button.normal);
-          const lateral = xr.length(xr.sub(d, xr.scale(button.normal, along)));
-          const depth = lateral <= RADIUS ? -along : -Infinity;
+          const depth = xr.pressDepth(tip, button.position, button.normal, RADIUS);
           const key = `${source.handedness}:${button.control}`;
           const was = s.pressed.get(key) ?? false;
           if (!was && depth >= enterDepth) {

@@ -21,10 +21,7 @@ export function buttonApp({ distance = 0.38, enterDepth = 0.008, exitDepth = 0.0
       for (const source of frame.inputSources) {
         const tip = xr.joint(source, 'index-finger-tip');
         if (!tip) continue;
-        const d = xr.sub(tip, s.button.position);
-        const along = xr.dot(d, s.button.normal);
-        const lateral = xr.length(xr.sub(d, xr.scale(s.button.normal, along)));
-        const depth = lateral <= 0.03 ? -along : -Infinity;
+        const depth = xr.pressDepth(tip, s.button.position, s.button.normal, 0.03);
         const was = s.pressed.get(source.handedness) ?? false;
         if (perFrame) {
           if (depth >= enterDepth) ctx.emit('button-pressed', { hand: source.handedness });
