@@ -2,6 +2,7 @@
  * Plain-text formatting for terminal output.
  */
 import type { Milestone } from '../validate/types.js';
+import type { DesignReport } from '../design/types.js';
 
 /** Bytes as `12.3 KB`. */
 export function formatBytes(bytes: number): string {
@@ -30,6 +31,15 @@ export function oneLine(text: string, max = 200): string {
 }
 
 /** One line per milestone: verdict, id, metric against threshold, evidence ticks; then any notes, once each. */
+/** A design report as text: the score, then each heuristic's rating, metric and what decided it. */
+export function formatDesign(design: DesignReport | undefined): string {
+  if (!design) return '';
+  const rows = table(
+    design.ratings.map((r) => [r.rating === null ? '–' : String(r.rating), r.id, r.metric === null ? '' : `${formatNumber(r.metric)} ${r.unit}`, r.note ?? '']),
+  );
+  return `design ${design.score === null ? 'not rated' : `${design.score.toFixed(2)} of 5`} (docs/TASKS.md, "Design score"):\n${rows}`;
+}
+
 export function formatMilestones(milestones: readonly Milestone[]): string {
   if (milestones.length === 0) return '';
   const notes = [...new Set(milestones.flatMap((m) => [...(m.note ? [m.note] : []), ...(m.visual?.verdict ? [`judge on ${m.id}: ${m.visual.verdict.reason}`] : [])]))];

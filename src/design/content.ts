@@ -131,7 +131,8 @@ export class ContentRecord {
       this.still = 0;
       return;
     }
-    const [x, y, z] = tag.position;
+    const p = tag.position;
+    const x = p[0], y = p[1], z = p[2];
     this.presentFrames++;
     if (!this.wasPresent) {
       this.placed = this.changed = true;

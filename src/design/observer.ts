@@ -43,6 +43,10 @@ export class DesignObserver {
   private readonly inside = new Worst('higher', 0);
   private insideRuns = new Int32Array(0);
   private insideDeepest = new Float64Array(0);
+  /** Per content, its depth last measured and the size it was measured with; whether a surface moved this frame. */
+  private depths = new Float64Array(0);
+  private readonly measuredSizes: (readonly number[] | null)[] = [];
+  private surfacesMoved = false;
   private contentSeen = false;
   private readonly normal = new Float64Array(3);
   private readonly owner = new Int32Array(1);
@@ -64,7 +68,8 @@ export class DesignObserver {
     const tick = frame.tick;
     const time = frame.time;
     view.update(frame);
-    if (hasSurfaceEvent(frame)) this.scene.advance(frame, false);
+    this.surfacesMoved = hasSurfaceEvent(frame);
+    if (this.surfacesMoved) this.scene.advance(frame, false);
     this.responses.expire(time);
     let answered = false;
     const events = this.state.events;
@@ -111,6 +116,7 @@ export class DesignObserver {
 
   private addRecord(tag: FrameState['tagList'][number]): void {
     this.records.push(new ContentRecord(tag));
+    this.measuredSizes.push(null);
     this.placements.push(new PlacementScore());
     const n = this.records.length;
     if (this.insideRuns.length < n) {
@@ -120,6 +126,9 @@ export class DesignObserver {
       const deepest = new Float64Array(2 * n);
       deepest.set(this.insideDeepest);
       this.insideDeepest = deepest;
+      const depths = new Float64Array(2 * n);
+      depths.set(this.depths);
+      this.depths = depths;
     }
   }
 
@@ -151,7 +160,8 @@ export class DesignObserver {
     const dx = p[0] - tag.position[0], dy = p[1] - tag.position[1], dz = p[2] - tag.position[2];
     if (!tag.size) return Math.hypot(dx, dy, dz) - TOUCH_POINT;
     // Into the content's frame: the conjugate rotation.
-    const [qx, qy, qz, qw] = tag.rotation;
+    const q = tag.rotation;
+    const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
     const n = Math.hypot(qx, qy, qz, qw);
     if (!(n > 0)) return Math.hypot(dx, dy, dz) - TOUCH_POINT; // a degenerate orientation: as a point
     const x = -qx / n, y = -qy / n, z = -qz / n, w = qw / n;
@@ -178,22 +188,35 @@ export class DesignObserver {
     return false;
   }
 
-  /** Content sunk into a physical surface, kept when it stays there 0.1 s. */
+  /**
+   * Content sunk into a physical surface, kept when it stays there 0.1 s. Measured again only when the
+   * content or a surface moved: most content rests, and the distance to the room costs most of a frame here.
+   */
   private sinking(k: number, record: ContentRecord, tick: number): void {
     const tag = record.tag;
     const p = tag.position;
+    const moved = this.surfacesMoved || !record.hadBefore || Math.abs(p[0] - record.before[0]) + Math.abs(p[1] - record.before[1]) + Math.abs(p[2] - record.before[2]) > 0 || tag.size !== this.measuredSizes[k];
+    if (!moved) {
+      this.keepSinking(k, this.depths[k], record, tick);
+      return;
+    }
+    this.measuredSizes[k] = tag.size;
     const n = this.normal;
     const d = signedDistance(this.scene.geometry, PrimitiveKind.Static, p[0], p[1], p[2], 0.5, n, this.owner);
     // How far the content reaches toward the surface: its box's half-extent along the surface normal.
     let reach = 0;
     if (tag.size) {
-      const [qx, qy, qz, qw] = tag.rotation;
+      const q = tag.rotation;
       const a = this.axes;
-      quatAxesInto(qx, qy, qz, qw, a, 0);
+      quatAxesInto(q[0], q[1], q[2], q[3], a, 0);
       for (let i = 0; i < 3; i++) reach += (Math.abs(n[0] * a[3 * i] + n[1] * a[3 * i + 1] + n[2] * a[3 * i + 2]) * tag.size[i]) / 2;
       if (!Number.isFinite(reach)) reach = 0; // a degenerate orientation: as a point
     }
-    const depth = reach - d;
+    this.depths[k] = reach - d;
+    this.keepSinking(k, reach - d, record, tick);
+  }
+
+  private keepSinking(k: number, depth: number, record: ContentRecord, tick: number): void {
     if (depth <= INSIDE_DEPTH) {
       this.insideRuns[k] = 0;
       this.insideDeepest[k] = 0;

@@ -61,7 +61,10 @@ export const EventType = {
   AppEvent: 19,
   /** An actor step failed (a timed-out `until`, an unresolvable tag). Payload: JSON `{ step, reason }`. */
   ActorFailure: 20,
-  /** The app tagged an object. Payload: tag index, then JSON `{ role, id }`. */
+  /**
+   * The app tagged an object. Payload: tag index, then JSON `{ role, id }`, with its extent when the app gave
+   * one (`size` [x, y, z], `text`, `look`: `ctx.tag`'s fourth argument).
+   */
   TagDeclared: 21,
   /**
    * Where the app's tagged objects are this tick. Payload: count n, then per tag: tag index, present

@@ -31,23 +31,33 @@ export type JudgeOutcome = { verdict: JudgeVerdict } | { error: string };
 const MAX_OUTPUT = 1 << 20;
 
 /** Runs `command` on a request (written to `requestPath` too) with a time limit in seconds. */
-export function runJudge(command: string, request: JudgeRequest, requestPath: string, timeoutSeconds: number): Promise<JudgeOutcome> {
+export async function runJudge(command: string, request: JudgeRequest, requestPath: string, timeoutSeconds: number): Promise<JudgeOutcome> {
+  const run = await runCommandLine(command, request, { XRSIM_JUDGE_REQUEST: requestPath }, requestPath, timeoutSeconds, 'judge');
+  return 'error' in run ? run : parseVerdict(run.stdout, command);
+}
+
+/**
+ * Runs a shell command line with a JSON request on stdin (and written to `requestPath`, named in `env`),
+ * within a time limit: its stdout, or why it gave none (it could not start, exited non-zero with the tail of
+ * its stderr, or ran too long). `what` names it in the reasons (`judge`, `design judge`).
+ */
+export function runCommandLine(command: string, request: unknown, env: Record<string, string>, requestPath: string, timeoutSeconds: number, what: string): Promise<{ stdout: string } | { error: string }> {
   const text = JSON.stringify(request);
   writeFileSync(requestPath, text);
   return new Promise((done) => {
     let stdout = '';
     let stderr = '';
     let settled = false;
-    const finish = (outcome: JudgeOutcome) => {
+    const finish = (outcome: { stdout: string } | { error: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       done(outcome);
     };
-    const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XRSIM_JUDGE_REQUEST: requestPath } });
+    const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish({ error: `judge timed out after ${timeoutSeconds} s: ${command}` });
+      finish({ error: `${what} timed out after ${timeoutSeconds} s: ${command}` });
     }, timeoutSeconds * 1000);
     child.stdout.on('data', (d: Buffer) => {
       if (stdout.length < MAX_OUTPUT) stdout += d.toString('utf8');
@@ -55,17 +65,17 @@ export function runJudge(command: string, request: JudgeRequest, requestPath: st
     child.stderr.on('data', (d: Buffer) => {
       if (stderr.length < MAX_OUTPUT) stderr += d.toString('utf8');
     });
-    child.on('error', (err) => finish({ error: `judge could not start (${err.message}): ${command}` }));
-    // A judge that does not read its stdin closes it early; that is not an error.
+    child.on('error', (err) => finish({ error: `${what} could not start (${err.message}): ${command}` }));
+    // A command that does not read its stdin closes it early; that is not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(text);
     child.on('close', (code, signal) => {
       if (code !== 0) {
         const tail = stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
-        finish({ error: `judge ${signal ? `was killed by ${signal}` : `exited with code ${code}`}${tail ? ` (${tail})` : ''}: ${command}` });
+        finish({ error: `${what} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}${tail ? ` (${tail})` : ''}: ${command}` });
         return;
       }
-      finish(parseVerdict(stdout, command));
+      finish({ stdout });
     });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * A session with its `visual` milestones judged: the session runs as always (the same frames and hash),
  * its views are rendered at the validators' moments (`capture.ts`), and after it ends each validator's
- * images and criterion go to its judge command (`command.ts`). The session workers run every session this
+ * images and criterion go to its judge command (`command.ts`); then, when the spec names one, a design judge
+ * watches its video (`design-judge.ts`). The session workers run every session this
  * way, so `xrsim run` and `sweep` judge; plain `runSession` leaves visual milestones `errored`.
  */
 import { join, resolve } from 'node:path';
@@ -17,6 +18,7 @@ import { milestoneMoment } from '../task/requirements.js';
 import { VisualCapture, type ValidatorCapture } from './capture.js';
 import { runJudge, type JudgeRequest } from './command.js';
 import { AgentViewRenderer } from './agent-views.js';
+import { judgeDesign } from './design-judge.js';
 
 /** Seconds a judge may take unless the spec or the validator says otherwise. */
 export const DEFAULT_JUDGE_TIMEOUT = 60;
@@ -45,9 +47,9 @@ export async function runJudgedSession(spec: SessionSpec, hooks: RunHooks = {}):
       agentViews?.observe(frame);
     },
   }, { agentViews: (request, dir) => agentViews?.render(request, dir) ?? [] });
-  if (!capture || result.milestones.length === 0) return result;
+  if (!capture || result.milestones.length === 0) return judgeDesign(result, spec);
   await renderMilestoneMoments(result, capture, spec, hooks);
-  return judgeResult(result, capture, spec);
+  return judgeDesign(await judgeResult(result, capture, spec), spec);
 }
 
 /**

@@ -62,6 +62,12 @@ export interface SessionSpec {
    */
   judge?: JudgeOptions;
   /**
+   * A design judge: a command that watches the session's video and rates the app on design heuristics no
+   * formula can see; its ratings join `result.design` (docs/TASKS.md, "Design score"). Session workers and
+   * `runJudgedSession` only, as `judge`.
+   */
+  designJudge?: DesignJudgeOptions;
+  /**
    * Who answers the actor script's `a.agent` steps, overriding the task's `agent`: `reference` (xrsim's
    * reference agent), `replay:STREAM` (the decisions recorded in a stream) or a command line (docs/TASKS.md,
    * "Agent actors"). Agent answers are recorded in the stream, so `verify` and `replay` never ask again.
@@ -86,8 +92,18 @@ export interface JudgeOptions {
   timeoutSeconds?: number;
 }
 
+/** How the design judge runs. */
+export interface DesignJudgeOptions {
+  /** The design judge command (a shell command line). */
+  command: string;
+  /** Where the session's video, its stream (when the spec records none) and the request go (created when needed). */
+  dir?: string;
+  /** Seconds the judge may take (default 60). */
+  timeoutSeconds?: number;
+}
+
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'perturbationSeed', 'record', 'judge', 'browserBatch', 'agent', 'agentDir']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'perturbationSeed', 'record', 'judge', 'designJudge', 'browserBatch', 'agent', 'agentDir']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -132,6 +148,7 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   if (spec.start !== undefined && (typeof spec.start !== 'string' || spec.start.trim() === '')) fail('start', 'invalid start selector', "a CSS selector of the page's element that enters XR");
   if (spec.record !== undefined) checkRecord(spec.record, fail);
   if (spec.judge !== undefined) checkJudge(spec.judge, fail);
+  if (spec.designJudge !== undefined) checkDesignJudge(spec.designJudge, fail);
   if (spec.agent !== undefined && (typeof spec.agent !== 'string' || spec.agent.trim() === '')) fail('agent', 'invalid agent', 'reference, replay:STREAM or a command line');
   if (spec.agentDir !== undefined && (typeof spec.agentDir !== 'string' || spec.agentDir === '')) fail('agentDir', 'invalid agent folder', 'a folder path');
   if (spec.browserBatch !== undefined && !(Number.isInteger(spec.browserBatch) && (spec.browserBatch as number) >= 1 && (spec.browserBatch as number) <= 1024)) {
@@ -157,6 +174,16 @@ function checkRecord(record: unknown, fail: (key: string, message: string, expec
   }
   if (r.compressionLevel !== undefined && !(Number.isInteger(r.compressionLevel) && (r.compressionLevel as number) >= 1 && (r.compressionLevel as number) <= 9)) {
     fail('record.compressionLevel', `compressionLevel must be 1–9, got ${JSON.stringify(r.compressionLevel)}`, 'an integer 1..9');
+  }
+}
+
+function checkDesignJudge(judge: unknown, fail: (key: string, message: string, expected: string) => never): void {
+  const j = judge as Record<string, unknown>;
+  if (!judge || typeof judge !== 'object' || Array.isArray(judge)) fail('designJudge', 'invalid design judge options', 'an object { command, dir?, timeoutSeconds? }');
+  if (typeof j.command !== 'string' || j.command.trim() === '') fail('designJudge.command', 'invalid design judge command', 'a non-empty command line');
+  if (j.dir !== undefined && (typeof j.dir !== 'string' || j.dir === '')) fail('designJudge.dir', 'invalid folder', 'a folder path');
+  if (j.timeoutSeconds !== undefined && !(typeof j.timeoutSeconds === 'number' && j.timeoutSeconds > 0 && j.timeoutSeconds <= 3600)) {
+    fail('designJudge.timeoutSeconds', `timeoutSeconds must be in (0, 3600], got ${JSON.stringify(j.timeoutSeconds)}`, 'seconds, more than 0 and at most 3600');
   }
 }
 

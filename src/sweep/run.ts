@@ -51,6 +51,12 @@ export interface RunSweepOptions extends SweepOptions {
    */
   judge?: string;
   /**
+   * A design judge command: it watches each app session's video and rates design heuristics no formula can
+   * see; its ratings join the result's `design`. The video and request go to `streams/<key>.design/`.
+   * Local sweeps only.
+   */
+  designJudge?: string;
+  /**
    * Who answers actor scripts' `a.agent` steps (overrides the tasks' `agent`): `reference`, `replay:STREAM` or
    * a command line. A command's requests and views go to `streams/<key>.agent/`. Local sweeps only.
    */
@@ -96,13 +102,14 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
     throw new XrsimInputError('a queue sweep runs on xrsim worker processes: their --keep-streams and --workers decide streams and pool size', { expected: 'queue without executor or keepStreams' });
   }
   const videos = options.videos ?? 'none';
-  if (queue && (videos !== 'none' || options.judge !== undefined || options.agent !== undefined)) {
-    throw new XrsimInputError('videos, judges and agents run where the streams are: a queue sweep keeps them on its workers', { expected: 'a local sweep for --videos, --judge and --agent' });
+  if (queue && (videos !== 'none' || options.judge !== undefined || options.designJudge !== undefined || options.agent !== undefined)) {
+    throw new XrsimInputError('videos, judges and agents run where the streams are: a queue sweep keeps them on its workers', { expected: 'a local sweep for --videos, --judge, --design-judge and --agent' });
   }
   const keep = options.keepStreams ?? (queue ? 'none' : videos === 'all' ? 'all' : 'failed');
   if (!['failed', 'all', 'none'].includes(keep)) throw new XrsimInputError(`keepStreams must be failed, all or none, got ${JSON.stringify(keep)}`, { expected: 'failed, all or none' });
   checkSweepVideos(videos, keep);
   if (options.judge !== undefined && (typeof options.judge !== 'string' || options.judge.trim() === '')) throw new XrsimInputError('judge must be a non-empty command line', { expected: 'a command line' });
+  if (options.designJudge !== undefined && (typeof options.designJudge !== 'string' || options.designJudge.trim() === '')) throw new XrsimInputError('designJudge must be a non-empty command line', { expected: 'a command line' });
   if (options.agent !== undefined && (typeof options.agent !== 'string' || options.agent.trim() === '')) throw new XrsimInputError('agent must be reference, replay:STREAM or a non-empty command line', { expected: 'an agent' });
   const workers = options.executor || queue ? undefined : resolveWorkerCount(options.workers).workers;
   const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
@@ -172,7 +179,8 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; vi
       // (the matrix's spec, without the judge's settings). Paths are joined by hand: `streams` is already normal.
       const judge = { ...(options.judge ? { command: options.judge } : {}), imagesDir: `${streams}${sep}${entry.key}.visual` };
       const agent = { ...(options.agent ? { agent: options.agent } : {}), agentDir: `${streams}${sep}${entry.key}.agent` };
-      const kept = runKeepingStreams(executor, entry, { ...entry.spec, judge, ...agent }, { keep, streamPath: () => `${streams}${sep}${entry.key}.xrs`, timeLimitSeconds });
+      const designJudge = options.designJudge ? { designJudge: { command: options.designJudge, dir: `${streams}${sep}${entry.key}.design` } } : {};
+      const kept = runKeepingStreams(executor, entry, { ...entry.spec, judge, ...agent, ...designJudge }, { keep, streamPath: () => `${streams}${sep}${entry.key}.xrs`, timeLimitSeconds });
       // A video changes the line after it was made: its text is written from the changed line.
       return videos === 'none' ? kept : kept.then(async ({ line }) => ({ line: await withVideo(line, videos), text: null }));
     },

@@ -6,11 +6,8 @@
  * made is noted on its line (`videoError`) and the sweep goes on: the result itself stands.
  */
 import { XrsimInputError } from '../errors.js';
-import { checkVideoOutput, encodeVideo } from '../export/video.js';
-import { SimulationViewSource } from '../export/video-source.js';
-import { isBrowserAppStream } from '../export/app-layer-source.js';
-import { encodeAppLayerVideo } from '../export/app-layer-video.js';
-import { StreamReader } from '../stream/reader.js';
+import { checkVideoOutput } from '../export/video.js';
+import { encodeSessionVideo } from '../export/session-video.js';
 import type { SweepResultLine } from './results.js';
 
 /** Which sessions get a video. */
@@ -36,15 +33,10 @@ export function checkSweepVideos(videos: KeepVideos, keep: 'failed' | 'all' | 'n
 export async function withVideo(line: SweepResultLine, videos: KeepVideos): Promise<SweepResultLine> {
   if (videos === 'none' || !line.stream || (videos === 'failed' && line.status === 'passed')) return line;
   const out = line.stream.replace(/\.xrs$/, '') + '.webm';
-  let reader: StreamReader | null = null;
   try {
-    reader = StreamReader.open(line.stream, { depthImages: false });
-    if (isBrowserAppStream(reader)) await encodeAppLayerVideo(reader, { out, fps: SWEEP_VIDEO.fps });
-    else await encodeVideo(new SimulationViewSource(reader, { camera: 'head', width: SWEEP_VIDEO.width, height: SWEEP_VIDEO.height, fovDeg: 90 }), { out, fps: SWEEP_VIDEO.fps });
+    await encodeSessionVideo(line.stream, { out, ...SWEEP_VIDEO });
     return { ...line, video: out };
   } catch (err) {
     return { ...line, videoError: `no video: ${err instanceof Error ? err.message : String(err)}` };
-  } finally {
-    reader?.close();
   }
 }

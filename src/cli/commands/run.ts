@@ -6,7 +6,7 @@ import { DEFAULT_TIME_LIMIT, runSessionIsolated } from '../../session/isolated.j
 import { erroredResult, type SessionResult } from '../../session/result.js';
 import type { SessionSpec } from '../../session/spec.js';
 import { parseChoiceArg, parseNumberArg, parseSeedArg, printJson, type Command } from '../command.js';
-import { formatMilestones, oneLine } from '../format.js';
+import { formatDesign, formatMilestones, oneLine } from '../format.js';
 
 /** `xrsim run --task ...`. */
 export const runCommand: Command = {
@@ -43,13 +43,17 @@ export const runCommand: Command = {
                         { passed, confidence, reason } (docs/TASKS.md, "Visual judges")
   --judge-images DIR    where the rendered views go (default: next to --out, FILE.visual/, else
                         xrsim-out/visual/TASK-seedN-HAND)
+  --design-judge CMD    a command that watches the session's video and rates the app on design
+                        heuristics no formula can see; its ratings join the design score (docs/TASKS.md,
+                        "Design score"). The video and its request go next to --out, FILE.design/, else
+                        xrsim-out/design/TASK-seedN-HAND (needs ffmpeg)
   --agent AGENT         who answers the actor's a.agent steps (overrides the task's "agent"): reference
                         (xrsim's reference agent), replay:STREAM (the decisions recorded in a stream)
                         or a command line that reads a request and prints one action (docs/TASKS.md,
                         "Agent actors"); its requests and views go next to --out, FILE.agent/, else
                         xrsim-out/agent/SESSION/
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
-                        milestones, stream, appErrors, firstAppError } as the last line
+                        milestones, stream, appErrors, firstAppError, design } as the last line
 
 Exit codes: 0 all milestones passed, 1 some failed (or the run crashed, a visual milestone could not
 be judged, or an agent step had no agent), 2 bad input.`,
@@ -71,6 +75,7 @@ be judged, or an agent step had no agent), 2 bad input.`,
     planes: { type: 'boolean' },
     judge: { type: 'string' },
     'judge-images': { type: 'string' },
+    'design-judge': { type: 'string' },
     agent: { type: 'string' },
   },
   async run({ values, json }) {
@@ -99,6 +104,7 @@ be judged, or an agent step had no agent), 2 bad input.`,
         const imagesDir = v['judge-images'] ?? (v.out ? `${v.out.replace(/\.xrs$/, '')}.visual` : undefined);
         spec.judge = { ...(v.judge !== undefined ? { command: v.judge } : {}), ...(imagesDir ? { imagesDir } : {}) };
       }
+      if (v['design-judge'] !== undefined) spec.designJudge = { command: v['design-judge'], ...(v.out ? { dir: `${v.out.replace(/\.xrs$/, '')}.design` } : {}) };
       if (v.agent !== undefined) spec.agent = v.agent;
       if (v.out) spec.agentDir = `${v.out.replace(/\.xrs$/, '')}.agent`;
       const timeLimitSeconds = parseNumberArg('time-limit', v['time-limit'], false) ?? DEFAULT_TIME_LIMIT;
@@ -129,5 +135,6 @@ function printHuman(r: SessionResult): void {
     process.stdout.write(`  app errors: ${r.appErrors} (the first at tick ${tick}, in ${phase}: ${oneLine(message)})\n`);
   }
   process.stdout.write(formatMilestones(r.milestones));
+  process.stdout.write(formatDesign(r.design));
   process.stdout.write(`hash ${r.hash} · ${r.ticks} ticks · model ${r.modelHash.slice(0, 12)}${r.stream ? ` · stream ${r.stream}` : ''}\n`);
 }

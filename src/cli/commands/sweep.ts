@@ -20,7 +20,7 @@ export const sweepCommand: Command = {
   summary: 'run the task suite over seeds, hands and scenes on a worker pool',
   help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME[,NAME...]] [--seeds 1..N|LIST] [--hands both|right|left]
              [--scenes default|all|LIST] [--workers N] [--time-limit SECONDS] [--shard K/N]
-             [--keep-streams failed|all|none] [--videos failed|all|none] [--judge CMD] [--agent AGENT]
+             [--keep-streams failed|all|none] [--videos failed|all|none] [--judge CMD] [--design-judge CMD] [--agent AGENT]
              [--junit FILE] [--html FILE] [--out DIR] [--json]
              [--queue URL [--queue-name NAME] [--queue-window N] [--queue-attempts N]]
 
@@ -46,6 +46,9 @@ export const sweepCommand: Command = {
                       failed (failed and errored sessions), all (keeps every stream)
   --judge CMD         the judge command for visual milestones (overrides the tasks' own); the views
                       it judged go to DIR/streams/KEY.visual/ (docs/TASKS.md, "Visual judges")
+  --design-judge CMD  a command that watches each app session's video and rates design heuristics no
+                      formula can see; its ratings join the design score (DIR/streams/KEY.design/;
+                      docs/TASKS.md, "Design score"; needs ffmpeg)
   --agent AGENT       who answers actor scripts' a.agent steps (overrides the tasks' "agent"): reference,
                       replay:STREAM or a command line; its requests and views go to DIR/streams/KEY.agent/
                       (docs/TASKS.md, "Agent actors")
@@ -81,6 +84,7 @@ result already written is kept: run the same command again to resume).`,
     'keep-streams': { type: 'string' },
     videos: { type: 'string' },
     judge: { type: 'string' },
+    'design-judge': { type: 'string' },
     agent: { type: 'string' },
     junit: { type: 'string' },
     html: { type: 'string' },
@@ -110,6 +114,7 @@ result already written is kept: run the same command again to resume).`,
       keepStreams,
       videos,
       judge: v.judge,
+      designJudge: v['design-judge'],
       agent: v.agent,
       seeds: v.seeds === undefined ? undefined : parseSeeds(v.seeds),
       hands,

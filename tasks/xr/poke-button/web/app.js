@@ -2,7 +2,8 @@
 // placed in front of the user, facing them, within reach; each frame every tracked index fingertip
 // (`renderer.xr.getHand(i).joints['index-finger-tip']`) is taken into the button's own frame, and a press
 // is counted by continuous penetration along the face's normal, with hysteresis: 8 mm in presses, back
-// within 3 mm releases. `options` are the mistakes the adversarial pages make.
+// within 3 mm releases; the button lights up while it is pressed. `options` are the mistakes the adversarial
+// pages make.
 import * as THREE from 'three';
 
 const RADIUS = 0.03;
@@ -11,14 +12,19 @@ const THICKNESS = 0.02;
 const ENTER_DEPTH = 0.008;
 const EXIT_DEPTH = 0.003;
 
+/** The button's colour, and its colour while pressed. */
+const COLOUR = 0xdd2222;
+const PRESSED_COLOUR = 0xff8a80;
+
 /**
- * @param {{ distance?: number, touch?: 'penetration' | 'inside-box' }} options
+ * @param {{ distance?: number, touch?: 'penetration' | 'inside-box', highlight?: boolean }} options
  *   distance: how far in front of the eyes the button goes (0.38 m; 0.85 m is the mistake of placing it
  *   at a comfortable viewing distance, out of arm's reach).
  *   touch: `inside-box` is the mistake of treating touch as a boolean: a press whenever the fingertip
  *   enters the button's box, with no depth threshold and no hysteresis.
+ *   highlight: false is the design mistake of giving no feedback: a press counts, and nothing shows it.
  */
-export async function startButtonApp({ distance = 0.38, touch = 'penetration', hands: watchedHands = 'both' } = {}) {
+export async function startButtonApp({ distance = 0.38, touch = 'penetration', hands: watchedHands = 'both', highlight = true } = {}) {
   const renderer = new THREE.WebGLRenderer({ antialias: false });
   renderer.xr.enabled = true;
   document.body.appendChild(renderer.domElement);
@@ -28,7 +34,7 @@ export async function startButtonApp({ distance = 0.38, touch = 'penetration', h
 
   // A round button whose face is its local z = 0 plane, +Z its outward normal; the body lies behind it.
   const geometry = new THREE.CylinderGeometry(RADIUS, RADIUS, THICKNESS, 24).rotateX(Math.PI / 2).translate(0, 0, -THICKNESS / 2);
-  const button = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: 0xdd2222 }));
+  const button = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: COLOUR }));
   button.userData.xrsimTag = 'button';
   const box = new THREE.Box3().setFromBufferAttribute(geometry.attributes.position);
 
@@ -82,6 +88,7 @@ export async function startButtonApp({ distance = 0.38, touch = 'penetration', h
       if (now && !was) xrsim.emit('button-pressed', { hand: side });
       pressed.set(side, now);
     }
+    if (highlight) button.material.color.setHex([...pressed.values()].some(Boolean) ? PRESSED_COLOUR : COLOUR);
     renderer.render(scene, camera);
   });
 }
