@@ -206,18 +206,22 @@ describe('xrsim list', () => {
     expect(ids.length).toBeGreaterThanOrEqual(15);
     // Each task lists its apps and what each adversarial app is expected to fail.
     const poke = tasks.json.tasks.find((t: { id: string }) => t.id === 'xr/poke-button');
-    expect(poke.apps.map((a: { name: string }) => a.name)).toEqual(['reference', 'counts-frames', 'out-of-reach', 'hover-press', 'web-reference', 'web-touch-boolean', 'web-out-of-reach', 'web-right-hand-only']);
+    expect(poke.apps.map((a: { name: string }) => a.name)).toEqual(['reference', 'counts-frames', 'out-of-reach', 'hover-press', 'web-reference', 'web-touch-boolean', 'web-out-of-reach', 'web-no-highlight', 'web-right-hand-only']);
     // Where each app runs: in the session's process, or as a WebXR page in Chromium.
-    expect(poke.apps.map((a: { host: string }) => a.host)).toEqual(['process', 'process', 'process', 'process', 'browser', 'browser', 'browser', 'browser']);
-    expect(poke.apps[7]).toMatchObject({ dir: 'web', page: 'right-hand-only.html', failsWithHand: 'left', expectFail: ['counts-every-press'] });
+    expect(poke.apps.map((a: { host: string }) => a.host)).toEqual(['process', 'process', 'process', 'process', 'browser', 'browser', 'browser', 'browser', 'browser']);
+    expect(poke.apps[8]).toMatchObject({ dir: 'web', page: 'right-hand-only.html', failsWithHand: 'left', expectFail: ['counts-every-press'] });
+    // An app that passes every milestone but breaks a design heuristic names it.
+    expect(poke.apps[7]).toMatchObject({ page: 'no-highlight.html', expectFail: [], designFlaw: 'interaction-feedback' });
     expect(poke.apps[1].expectFail).toEqual(['counts-every-press', 'no-double-counts']);
     expect(poke.apps[0].expectFail).toEqual([]);
     // ... and the failure mode each adversarial app stands for, with the suite's coverage per category.
-    expect(poke.apps.map((a: { category: string | null }) => a.category)).toEqual([null, 'boolean-touch', 'ergonomics', 'boolean-touch', null, 'boolean-touch', 'ergonomics', 'hand-asymmetry']);
+    expect(poke.apps.map((a: { category: string | null }) => a.category)).toEqual([null, 'boolean-touch', 'ergonomics', 'boolean-touch', null, 'boolean-touch', 'ergonomics', null, 'hand-asymmetry']);
     const categories = tasks.json.categories as { id: string; apps: string[] }[];
     expect(categories.map((c) => c.id)).toEqual(['late-sensing', 'coordinate-frame', 'hand-asymmetry', 'boolean-touch', 'ergonomics']);
     expect(categories.find((c) => c.id === 'ergonomics')!.apps).toContain('xr/poke-button:out-of-reach');
-    expect(xrsim('list', 'tasks').stdout).toMatch(/out-of-reach \[ergonomics\]/);
+    const text = xrsim('list', 'tasks').stdout;
+    expect(text).toMatch(/out-of-reach \[ergonomics\]/);
+    expect(text).toMatch(/web-no-highlight \(browser\) \(design: interaction-feedback\)/);
     const scenes = xrsim('list', 'scenes');
     expect(scenes.code).toBe(0);
     for (const id of ['living-room', 'kitchen', 'office', 'empty-lab']) expect(scenes.stdout).toContain(id);

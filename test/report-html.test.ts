@@ -44,7 +44,11 @@ describe.skipIf(SKIP_SYSTEM)('the HTML report in Chromium (system test)', () => 
     const matrix = await page.locator('table').first().innerText();
     expect(matrix).toMatch(/xr\/poke-button · counts-frames\s+0\/1\s+0\/1/);
     expect(matrix).toMatch(/xr\/palm-menu · reference\s+1\/1\s+1\/1/);
-    expect(await page.locator('h2').allInnerTexts()).toEqual(['Pass matrix (sessions passed over seeds)', 'Milestones', 'Milestone metrics against their thresholds', 'First failed and errored sessions', 'Slowest sessions']);
+    expect(await page.locator('h2').allInnerTexts()).toEqual(['Pass matrix (sessions passed over seeds)', 'Milestones', 'Design score (1–5; mean over the sessions that rated each heuristic)', 'Milestone metrics against their thresholds', 'First failed and errored sessions', 'Slowest sessions']);
+    // The design table: a row per task and app, the score and each heuristic's mean rating.
+    const design = await page.locator('table').nth(2).innerText();
+    expect(design).toMatch(/score\s+reach-comfort\s+neck-rotation/);
+    expect(design).toMatch(/xr\/poke-button · out-of-reach\s+\d\.\d\s+1\.0/); // a button out of reach: reach rated 1
     // A histogram per milestone, and for each failed session its failed milestones over time.
     expect(await page.locator('svg .bar').count()).toBeGreaterThan(50);
     expect(await page.locator('svg path.series').count()).toBeGreaterThanOrEqual(8);

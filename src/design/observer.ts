@@ -43,10 +43,14 @@ export class DesignObserver {
   private readonly inside = new Worst('higher', 0);
   private insideRuns = new Int32Array(0);
   private insideDeepest = new Float64Array(0);
-  /** Per content, its depth last measured and the size it was measured with; whether a surface moved this frame. */
+  /**
+   * Per content, its depth last measured, and what it was measured with: its pose (7 numbers) and the room's
+   * version (8 numbers a content), and its size. The version counts the frames in which surfaces changed.
+   */
   private depths = new Float64Array(0);
+  private measuredWith = new Float64Array(0);
   private readonly measuredSizes: (readonly number[] | null)[] = [];
-  private surfacesMoved = false;
+  private roomVersion = 0;
   private contentSeen = false;
   private readonly normal = new Float64Array(3);
   private readonly owner = new Int32Array(1);
@@ -68,8 +72,10 @@ export class DesignObserver {
     const tick = frame.tick;
     const time = frame.time;
     view.update(frame);
-    this.surfacesMoved = hasSurfaceEvent(frame);
-    if (this.surfacesMoved) this.scene.advance(frame, false);
+    if (hasSurfaceEvent(frame)) {
+      this.scene.advance(frame, false);
+      this.roomVersion++;
+    }
     this.responses.expire(time);
     let answered = false;
     const events = this.state.events;
@@ -129,6 +135,9 @@ export class DesignObserver {
       const depths = new Float64Array(2 * n);
       depths.set(this.depths);
       this.depths = depths;
+      const measuredWith = new Float64Array(16 * n).fill(NaN); // NaN: never measured
+      measuredWith.set(this.measuredWith);
+      this.measuredWith = measuredWith;
     }
   }
 
@@ -195,18 +204,27 @@ export class DesignObserver {
   private sinking(k: number, record: ContentRecord, tick: number): void {
     const tag = record.tag;
     const p = tag.position;
-    const moved = this.surfacesMoved || !record.hadBefore || Math.abs(p[0] - record.before[0]) + Math.abs(p[1] - record.before[1]) + Math.abs(p[2] - record.before[2]) > 0 || tag.size !== this.measuredSizes[k];
-    if (!moved) {
+    const q = tag.rotation;
+    const m = this.measuredWith;
+    const o = 8 * k;
+    if (m[o] === p[0] && m[o + 1] === p[1] && m[o + 2] === p[2] && m[o + 3] === q[0] && m[o + 4] === q[1] && m[o + 5] === q[2] && m[o + 6] === q[3] && m[o + 7] === this.roomVersion && tag.size === this.measuredSizes[k]) {
       this.keepSinking(k, this.depths[k], record, tick);
       return;
     }
+    m[o] = p[0];
+    m[o + 1] = p[1];
+    m[o + 2] = p[2];
+    m[o + 3] = q[0];
+    m[o + 4] = q[1];
+    m[o + 5] = q[2];
+    m[o + 6] = q[3];
+    m[o + 7] = this.roomVersion;
     this.measuredSizes[k] = tag.size;
     const n = this.normal;
     const d = signedDistance(this.scene.geometry, PrimitiveKind.Static, p[0], p[1], p[2], 0.5, n, this.owner);
     // How far the content reaches toward the surface: its box's half-extent along the surface normal.
     let reach = 0;
     if (tag.size) {
-      const q = tag.rotation;
       const a = this.axes;
       quatAxesInto(q[0], q[1], q[2], q[3], a, 0);
       for (let i = 0; i < 3; i++) reach += (Math.abs(n[0] * a[3 * i] + n[1] * a[3 * i + 1] + n[2] * a[3 * i + 2]) * tag.size[i]) / 2;
