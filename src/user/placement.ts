@@ -7,7 +7,7 @@ import { quatMultiply } from '../geometry/math.js';
 import type { Quat } from '../geometry/types.js';
 import type { UserModel } from '../task/user-options.js';
 import type { Head } from './head.js';
-import { PoseMotion } from './motion.js';
+import { PoseMotion, type Easing } from './motion.js';
 
 /** A pose motion that knows which frame it is in. */
 export class Placement {
@@ -33,6 +33,19 @@ export class Placement {
     worldToBody(head, this.from);
     this.motion.begin(t, this.from, target, duration);
     this.bodyRelative = true;
+  }
+
+  /**
+   * Turns the pose by `delta`, a rotation in its own frame (applied after its rotation), over `duration`
+   * seconds from `t`: a hand held still turns where it is; a move in progress goes on to its target from where
+   * it is now, turned, and ends no earlier than it would have.
+   */
+  turn(t: number, delta: Quat, duration: number, easing: Easing): void {
+    const m = this.motion;
+    const end = Math.max(m.start + m.duration, t + duration);
+    this.from.set(m.to);
+    this.from.set(quatMultiply([m.to[3], m.to[4], m.to[5], m.to[6]], delta), 3);
+    m.retarget(t, this.from, end - t, easing);
   }
 
   /** True once the motion is over (a body-relative pose still moves with the body). */
@@ -97,3 +110,4 @@ export function clampToReach(head: Head, user: UserModel, left: boolean, point: 
 }
 
 const reachScratch = new Float64Array(3);
+
