@@ -20,7 +20,8 @@
 /**
  * Version 8: the fist's thumb flexes over the index and middle fingers and its fingers close fully; the open
  * hand's thumb lies in the palm plane (hand-models/README.md); a pose's wrist turn (thumbs-up, thumbs-down,
- * palm-up) is applied when the pose is taken.
+ * palm-up) is applied when the pose is taken; a hand's target ray comes from that hand's shoulder (the user
+ * model's `shoulderOffset`), not from a point 0.3 m below the eyes.
  */
 export const KERNEL_VERSION = '8';
 

@@ -35,7 +35,7 @@ const PINNED: Record<string, string> = {
   'xr/late-tracking': 'aa3c0584f29d33c9',
   'xr/palm-menu': '64c0a21688a7a129',
   'xr/pinch-spawn-ball': '499d7a6f667f7f46',
-  'xr/place-on-detected-plane': '567d3b15caee1864',
+  'xr/place-on-detected-plane': 'e3d195216f58cc28',
   'xr/poke-button': 'cb3e0499f57061de',
   'xr/two-hand-frame-photo': 'fed68fb2852992ac',
 };
