@@ -3,12 +3,13 @@
 // over). What each target means and where it comes from: hand-models/README.md. The pinch has its own fit
 // (scripts/fit-pinch.mjs).
 //
-//   fist     each fingertip's pulp rests on the palm's surface (1 mm off the skin), well inside the palm's
-//            outline; the thumb's tip lies on the middle phalanges of the index and middle fingers.
+//   fist     the fingers close first: each fingertip's pulp rests on the palm's surface (1 mm off the skin),
+//            well inside the palm's outline; then the thumb flexes over them, its pulp on the index finger's
+//            middle phalanx, across the middle phalanges of the index and middle fingers.
 //   point, poke, thumbs-up, thumbs-down, frame, victory
-//            their curled fingers take the fist's curl; the thumb of point rests on the middle finger's
-//            middle phalanx, of poke lies across it, of victory across the ring and little fingers'.
-//   open     the thumb lies near the palm plane, straight and radially abducted.
+//            their curled fingers take the fingers' closure of the fist; the thumb of point rests on the middle
+//            finger's middle phalanx, of poke lies across it, of victory across the ring and little fingers'.
+//   open     the thumb lies in the palm plane, straight and radially abducted.
 //
 // Run after `npm run build`: node scripts/fit-poses.mjs [--write]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -76,6 +77,9 @@ function segmentDistance(p, a, b) {
   return Math.hypot(...sub(p, a.map((v, i) => v + t * ab[i])));
 }
 
+/** The angle between the bones a→b and b→c (flexion at b, abduction included), degrees. */
+const bend = (g, a, b, c) => (Math.acos(Math.max(-1, Math.min(1, dot(unit(sub(g.at(b), g.at(a))), unit(sub(g.at(c), g.at(b))))))) * 180) / Math.PI;
+
 const curledTips = (g, fingers, targetSkin = 0.001) =>
   fingers.reduce((c, f) => {
     const tip = g.at(`${f}-tip`);
@@ -92,24 +96,18 @@ const thumbOver = (g, fingers) => {
 
 const pinchGap = (g) => Math.hypot(...sub(g.at('thumb-tip'), g.at('index-tip')));
 
-/** Thumb MCP-to-tip distance over the length of its two phalanges (1: straight). */
-const thumbStraightness = (g) => {
-  const [m, i, t] = [g.at('thumb-proximal'), g.at('thumb-distal'), g.at('thumb-tip')];
-  return Math.hypot(...sub(t, m)) / (Math.hypot(...sub(i, m)) + Math.hypot(...sub(t, i)));
-};
-
 // [joint, 0 flexion | 1 abduction, min, max, natural], degrees. Naturals: a full fist (MCP about 90°, PIP 100°,
-// DIP 60-80°, reference §2); the ring and little fingers' flexion planes tilt ulnarly so the flexed fingers
-// converge toward the scaphoid (Kapandji).
+// DIP 60-80°, reference §2: the middle of that, 70°); the ring and little fingers' flexion planes tilt ulnarly
+// so the flexed fingers converge toward the scaphoid (Kapandji).
 const THUMB_FREE = [
   ['thumb-metacarpal', 0, -15, 45, 20], ['thumb-metacarpal', 1, -15, 60, 0],
   ['thumb-proximal', 0, -10, 55, 30], ['thumb-proximal', 1, -10, 10, 0], ['thumb-distal', 0, -15, 80, 40],
 ];
 const CURL_FREE = [
-  ['index-proximal', 0, 0, 90, 88], ['index-intermediate', 0, 0, 100, 100], ['index-distal', 0, 0, 80, 60],
-  ['middle-proximal', 0, 0, 90, 88], ['middle-intermediate', 0, 0, 100, 100], ['middle-distal', 0, 0, 80, 60],
-  ['ring-metacarpal', 0, 0, 15, 10], ['ring-proximal', 0, 0, 90, 88], ['ring-proximal', 1, -20, 20, -5], ['ring-intermediate', 0, 0, 100, 100], ['ring-distal', 0, 0, 80, 60],
-  ['little-metacarpal', 0, 0, 20, 15], ['little-proximal', 0, 0, 90, 88], ['little-proximal', 1, -20, 20, -10], ['little-intermediate', 0, 0, 100, 95], ['little-distal', 0, 0, 80, 60],
+  ['index-proximal', 0, 0, 90, 88], ['index-intermediate', 0, 0, 100, 100], ['index-distal', 0, 0, 80, 70],
+  ['middle-proximal', 0, 0, 90, 88], ['middle-intermediate', 0, 0, 100, 100], ['middle-distal', 0, 0, 80, 70],
+  ['ring-metacarpal', 0, 0, 15, 10], ['ring-proximal', 0, 0, 90, 88], ['ring-proximal', 1, -20, 20, -5], ['ring-intermediate', 0, 0, 100, 100], ['ring-distal', 0, 0, 80, 70],
+  ['little-metacarpal', 0, 0, 20, 15], ['little-proximal', 0, 0, 90, 88], ['little-proximal', 1, -20, 20, -10], ['little-intermediate', 0, 0, 100, 95], ['little-distal', 0, 0, 80, 70],
 ];
 
 /** Fits `free` (starting from the natural values) to minimise `cost` plus a pull toward the natural values. */
@@ -132,15 +130,34 @@ const poses = library.poses;
 const FINGERS = ['index', 'middle', 'ring', 'little'];
 const report = [];
 
-// The fist: curl and thumb together. Its thumb tip stays more than 5 cm from the index tip (beyond every
-// pinch detector's release distance) on the medium hand, and the wrapped thumb is bent (MCP-to-tip over its
-// phalanges' length at most 0.93), so no detector takes it for a thumbs-up.
-const fist = fit(poses.fist, [...THUMB_FREE, ...CURL_FREE], (g) => curledTips(g, FINGERS) + thumbOver(g, ['index', 'middle']) + Math.max(0, 0.053 - pinchGap(g)) ** 2 * 1e5 + Math.max(0, thumbStraightness(g) - 0.93) ** 2 * 1e5);
+// The fist closes as a hand does ("the thumb is opposed and then flexed against the fingers", Gray's Anatomy):
+// first the fingers, each fingertip's pulp onto the palm; then the thumb over them, flexed at its MCP and IP
+// joints toward the ends of their ranges (55° and 80°), its pulp on the index finger's middle phalanx and
+// across the index and middle fingers' middle phalanges, the two fingers giving way to it a little. Its tip
+// stays well beyond every pinch detector's start distance from the index tip (the fit asks 4.2 cm of the
+// medium hand).
+const FIST_THUMB_FLEXION = { mcp: 50, ip: 55 };
+const FIST_THUMB = [
+  ['thumb-metacarpal', 0, -15, 45, 0], ['thumb-metacarpal', 1, -15, 60, 0],
+  ['thumb-proximal', 0, -10, 55, FIST_THUMB_FLEXION.mcp], ['thumb-proximal', 1, -10, 10, 0], ['thumb-distal', 0, -15, 80, FIST_THUMB_FLEXION.ip],
+];
+const thumbFlexed = (g, { mcp, ip }) =>
+  (Math.max(0, mcp - bend(g, 'thumb-metacarpal', 'thumb-proximal', 'thumb-distal')) ** 2 + Math.max(0, ip - bend(g, 'thumb-proximal', 'thumb-distal', 'thumb-tip')) ** 2) * 10;
+const thumbOnIndex = (g) => {
+  const gap = segmentDistance(g.at('thumb-tip'), g.at('index-intermediate'), g.at('index-distal')) - radius('thumb-tip') - radius('index-intermediate');
+  return ((gap - 0.001) * 300) ** 2;
+};
+const fingersClosed = fit(poses.fist, CURL_FREE, (g) => curledTips(g, FINGERS));
+// The index and middle fingers start where they closed and may give way to the thumb.
+const givingWay = CURL_FREE.filter(([joint]) => /^(index|middle)-/.test(joint)).map(([joint, axis, min, max]) => [joint, axis, min, max, fingersClosed.spec.joints[joint][axis]]);
+const fist = fit(fingersClosed.spec, [...FIST_THUMB, ...givingWay], (g) =>
+  curledTips(g, FINGERS) + thumbOver(g, ['index', 'middle']) + thumbOnIndex(g) + thumbFlexed(g, FIST_THUMB_FLEXION) + Math.max(0, 0.042 - pinchGap(g)) ** 2 * 1e5,
+);
 poses.fist.joints = fist.spec.joints;
 report.push(['fist', fist.cost]);
 
-// The fist's curl, for the fingers each other pose curls.
-const curlOf = (finger) => Object.fromEntries(Object.entries(poses.fist.joints).filter(([joint]) => joint.startsWith(`${finger}-`)));
+// The fingers' own closure (before the thumb presses on them), for the fingers each other pose curls.
+const curlOf = (finger) => Object.fromEntries(Object.entries(fingersClosed.spec.joints).filter(([joint]) => joint.startsWith(`${finger}-`)));
 const curled = { point: ['middle', 'ring', 'little'], poke: ['middle', 'ring', 'little'], 'thumbs-up': FINGERS, 'thumbs-down': FINGERS, frame: ['middle', 'ring', 'little'], victory: ['ring', 'little'] };
 for (const [name, fingers] of Object.entries(curled)) {
   for (const finger of fingers) {
@@ -164,13 +181,21 @@ for (const [name, cost] of [
   report.push([name, result.cost]);
 }
 
-// The open hand's thumb: straight, spread at least 40° from the index finger, within 12° of the palm plane.
-const openThumb = fit(poses.open, [['thumb-metacarpal', 0, -15, 45, 0], ['thumb-metacarpal', 1, -15, 60, 20], ['thumb-proximal', 0, -10, 55, 0]], (g) => {
-  const direction = unit(sub(g.at('thumb-tip'), g.at('thumb-proximal')));
-  const elevation = (Math.asin(dot(direction, g.normal)) * 180) / Math.PI;
-  const spread = (Math.acos(dot(direction, unit(sub(g.at('index-tip'), g.at('index-proximal'))))) * 180) / Math.PI;
-  return Math.max(0, Math.abs(elevation) - 12) ** 2 * 10 + Math.max(0, 40 - spread) ** 2 * 10;
-});
+// The open hand's thumb: straight (MCP and IP under 8°), in the palm plane with the fingers (its MCP-to-tip and
+// CMC-to-tip directions within 2°), and radially abducted from the index finger within that plane (aiming for
+// 42°: with the captured thumb's joint axes, about 41° is as far as it goes in the plane).
+const OPEN_THUMB_SPREAD = 42;
+const openThumb = fit(
+  poses.open,
+  [['thumb-metacarpal', 0, -15, 45, -10], ['thumb-metacarpal', 1, -15, 60, 0], ['thumb-proximal', 0, -10, 55, -5], ['thumb-proximal', 1, -10, 10, 0], ['thumb-distal', 0, -15, 80, -5]],
+  (g) => {
+    const elevation = (from) => (Math.asin(dot(unit(sub(g.at('thumb-tip'), g.at(from))), g.normal)) * 180) / Math.PI;
+    const flat = (v) => unit(sub(v, g.normal.map((n) => n * dot(v, g.normal))));
+    const spread = (Math.acos(dot(flat(sub(g.at('thumb-tip'), g.at('thumb-proximal'))), flat(sub(g.at('index-tip'), g.at('index-proximal'))))) * 180) / Math.PI;
+    const straight = Math.max(0, bend(g, 'thumb-metacarpal', 'thumb-proximal', 'thumb-distal') - 8) ** 2 + Math.max(0, bend(g, 'thumb-proximal', 'thumb-distal', 'thumb-tip') - 8) ** 2;
+    return (Math.max(0, Math.abs(elevation('thumb-proximal')) - 2) ** 2 + Math.max(0, Math.abs(elevation('thumb-metacarpal')) - 2) ** 2 + Math.max(0, OPEN_THUMB_SPREAD - spread) ** 2 + straight) * 10;
+  },
+);
 poses.open.joints = openThumb.spec.joints;
 report.push(['open', openThumb.cost]);
 

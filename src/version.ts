@@ -17,7 +17,13 @@
  * Version 7: a browser app's frame 0 records how its session started (`EventType.PageStart`: by the page,
  * or by the simulated user's click on an element), and a page's `start` selector joins the model hash.
  */
-export const KERNEL_VERSION = '7';
+/**
+ * Version 8: the fist's thumb flexes over the index and middle fingers and its fingers close fully; the open
+ * hand's thumb lies in the palm plane (hand-models/README.md); a pose's wrist turn (thumbs-up, thumbs-down,
+ * palm-up) is applied when the pose is taken; a hand's target ray comes from that hand's shoulder (the user
+ * model's `shoulderOffset`), not from a point 0.3 m below the eyes.
+ */
+export const KERNEL_VERSION = '8';
 
 /** Version of the `.xrs` container layout. Readers refuse other versions. */
 export const STREAM_FORMAT_VERSION = 1;

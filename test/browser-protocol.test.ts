@@ -28,12 +28,12 @@ interface Captured {
   input: TickInput;
 }
 
-async function capture(task: string, options: { duration: number; sensing?: object; user?: object }): Promise<{ ticks: Captured[]; dt: number }> {
+async function capture(task: string, options: { duration: number; sensing?: object; user?: object; handModel?: string }): Promise<{ ticks: Captured[]; dt: number; shoulderOffset: number[] }> {
   const registry = ((globalThis as Record<symbol, unknown>)[KEY] ??= []) as Captured[][];
   registry.length = 0;
   const session = await createSession({ task, seed: 3, app: CAPTURE_APP, ...options });
   await session.run();
-  return { ticks: registry[0], dt: session.model.timing.dt };
+  return { ticks: registry[0], dt: session.model.timing.dt, shoulderOffset: [...session.model.user.shoulderOffset] };
 }
 
 beforeAll(() => {
@@ -113,5 +113,36 @@ describe('the tick protocol', () => {
     expect(planeSends).toBeLessThan(planeTicks / 4);
     expect(depthSends).toBeGreaterThan(0);
     expect(depthSends).toBeLessThan(ticks.length / 2);
+  });
+});
+
+describe('hand target rays', () => {
+  it.each(['small', 'medium', 'large'])("come from the hand's shoulder: the user model's shoulderOffset from the eyes, turned with the head's yaw, mirrored for the left hand (%s hand)", async (size) => {
+    const { ticks, shoulderOffset } = await capture('xr/pinch-spawn-ball', { duration: 2.5, handModel: size });
+    const [sx, sy, sz] = shoulderOffset;
+    const rays = { left: 0, right: 0 };
+    for (const t of ticks) {
+      const [ex, ey, ez, qx, qy, qz, qw] = t.viewer;
+      // The body frame turns with the head's yaw: its forward is the view's forward, level.
+      const fx = -2 * (qx * qz + qw * qy);
+      const fz = -(1 - 2 * (qx * qx + qy * qy));
+      const level = Math.hypot(fx, fz);
+      const [s, c] = [-fx / level, -fz / level];
+      for (const source of t.sources.filter((src) => src.hand)) {
+        const mirror = source.handedness === 'left' ? -1 : 1;
+        const shoulder = [ex + c * mirror * sx + s * sz, ey + sy, ez - s * mirror * sx + c * sz];
+        const [ox, oy, oz, rx, ry, rz, rw] = source.ray;
+        // The ray looks along its −Z axis.
+        const d = [-2 * (rx * rz + rw * ry), -2 * (ry * rz - rw * rx), -(1 - 2 * (rx * rx + ry * ry))];
+        const back = [shoulder[0] - ox, shoulder[1] - oy, shoulder[2] - oz];
+        const along = back[0] * d[0] + back[1] * d[1] + back[2] * d[2];
+        const off = Math.hypot(back[0] - along * d[0], back[1] - along * d[1], back[2] - along * d[2]);
+        expect(off, `tick ${t.tick}, ${source.handedness} ray: the shoulder's distance from its line`).toBeLessThan(1e-5);
+        expect(along, `tick ${t.tick}, ${source.handedness} ray: the shoulder is behind it`).toBeLessThan(-0.1);
+        rays[source.handedness as 'left' | 'right']++;
+      }
+    }
+    expect(rays.left).toBeGreaterThan(0);
+    expect(rays.right).toBeGreaterThan(0);
   });
 });

@@ -9,7 +9,8 @@ import { listHandModelIds, loadHandModel } from '../src/hand/hand-model.js';
 import { WEBXR_JOINTS } from '../src/hand/joints.js';
 import { defaultWristPose, poseHand } from '../src/user/posed-hand.js';
 import { resolvePose } from '../src/hand/poses.js';
-import { FINGERS, HandAnatomy, type Finger } from './helpers/hand-anatomy.js';
+import { angleBetween, FINGERS, HandAnatomy, type Finger } from './helpers/hand-anatomy.js';
+import { benchSession, stepFor } from './helpers/user.js';
 import { scoreToolkitGestures, TOOLKIT_THRESHOLD, type ToolkitGesture, type Vec } from './helpers/toolkit-recognizer.js';
 
 const SIZES = listHandModelIds();
@@ -21,7 +22,7 @@ function posed(size: string, side: 'left' | 'right', name: string) {
   const model = loadHandModel(size);
   const pose = resolvePose(name, model);
   const hand = poseHand(model, pose, side, defaultWristPose(model, side, pose));
-  return { hand, anatomy: new HandAnatomy({ positions: hand.positions, radii: hand.radii, side }) };
+  return { hand, anatomy: new HandAnatomy({ positions: hand.positions, orientations: hand.orientations, radii: hand.radii, side }) };
 }
 
 /** A curled finger as in a fist: its pulp on the palm's skin (within 2.5 cm, sunk at most 4 mm) and over the palm. */
@@ -64,20 +65,47 @@ describe.each(SIZES)('%s hand', (size) => {
       const { anatomy } = posed(size, side, 'fist');
       expectCurledIntoPalm(anatomy, FINGERS, where('fist'));
       expectThumbOver(anatomy, ['index', 'middle'], where('fist'));
-      // Beyond every pinch detector's release distance (MRTK2: 5 cm) on a medium hand or larger; 4.5 cm on a small.
-      expect(anatomy.pinchDistance()).toBeGreaterThan(4.5 * CM);
+      // Beyond every pinch detector's start distance (1.5 to 2 cm, reference §3), with room to spare, and the
+      // index tip beyond 2 cm of every thumb bone too (Meta's pinch starts there).
+      expect(anatomy.pinchDistance()).toBeGreaterThan(3 * CM);
+      expect(anatomy.indexTipToThumbBones(), where('fist')).toBeGreaterThan(2 * CM);
     });
 
-    it('open: fingers straight and extended (flexion < 10° at every joint), along the palm plane, spread; the thumb straight, spread and near the palm plane', () => {
+    it('fist: fingertips rest on the palm (within 0.6 palm widths of its centre); the thumb flexes (MCP and IP ≥ 40°, within their ranges) and its pulp touches the index middle phalanx', () => {
+      const { anatomy } = posed(size, side, 'fist');
+      const width = anatomy.palmWidth();
+      for (const f of FINGERS) expect(anatomy.tipToPalmCentre(f) / width, `${where('fist')}: ${f} tip to palm centre / palm width`).toBeLessThanOrEqual(0.6);
+      const { mcp, ip } = anatomy.thumbFlexion();
+      expect(mcp, where('fist')).toBeGreaterThanOrEqual(40);
+      expect(mcp, where('fist')).toBeLessThanOrEqual(55);
+      expect(ip, where('fist')).toBeGreaterThanOrEqual(40);
+      expect(ip, where('fist')).toBeLessThanOrEqual(80);
+      expect(anatomy.thumbGapToMiddlePhalanx('index'), `${where('fist')}: thumb pulp to the index middle phalanx`).toBeLessThanOrEqual(0.5 * CM);
+      expect(anatomy.thumbGapToMiddlePhalanx('index'), where('fist')).toBeGreaterThanOrEqual(-0.4 * CM);
+    });
+
+    it('open: all five digits straight (flexion < 10° at every joint) and in the palm plane (within 5°), spread; the thumb radially abducted ≥ 40°', () => {
       const { anatomy } = posed(size, side, 'open');
       expectStraight(anatomy, FINGERS, where('open'));
+      for (const f of FINGERS) expect(Math.abs(anatomy.elevationFromPalmPlane(f)), `${where('open')}: ${f} in the palm plane`).toBeLessThanOrEqual(5);
       for (const [a, b] of [['index', 'middle'], ['middle', 'ring'], ['ring', 'little']] as const) {
         expect(anatomy.spread(a, b), `${where('open')}: ${a}-${b} spread`).toBeGreaterThanOrEqual(8);
       }
-      expect(anatomy.fingerFlexion('index').mcp).toBeLessThan(10);
-      expect(anatomy.thumbFlexion().ip).toBeLessThan(10);
+      const { mcp, ip } = anatomy.thumbFlexion();
+      expect(mcp, where('open')).toBeLessThan(10);
+      expect(ip, where('open')).toBeLessThan(10);
       expect(anatomy.spread('thumb', 'index')).toBeGreaterThanOrEqual(40);
-      expect(Math.abs(anatomy.elevationFromPalmPlane('thumb'))).toBeLessThanOrEqual(15);
+      expect(Math.abs(anatomy.elevationFromPalmPlane('thumb')), `${where('open')}: thumb (MCP to tip) in the palm plane`).toBeLessThanOrEqual(5);
+      expect(Math.abs(anatomy.thumbElevationFromCmc()), `${where('open')}: thumb (CMC to tip) in the palm plane`).toBeLessThanOrEqual(5);
+      // Fingertips far from the palm's centre: more than 1.2 palm widths.
+      for (const f of FINGERS) expect(anatomy.tipToPalmCentre(f) / anatomy.palmWidth(), `${where('open')}: ${f}`).toBeGreaterThan(1.2);
+    });
+
+    it("open: the palm normal from the joints' positions is the one the tracker reports (the palm joint's −Y, within 6°), facing down at the default wrist", () => {
+      const { anatomy } = posed(size, side, 'open');
+      const reported = anatomy.reportedPalmNormal();
+      expect(angleBetween(anatomy.palmNormal, reported), where('open')).toBeLessThanOrEqual(6);
+      expect(angleBetween(reported, [0, -1, 0]), where('open')).toBeLessThanOrEqual(1e-3);
     });
 
     it('relaxed: every finger slightly flexed, more toward the little finger; thumb to index tip about 9.4 cm (Quest capture)', () => {
@@ -179,5 +207,35 @@ describe.each(SIZES)('%s hand', (size) => {
         expect(rest[0][1], message).toBeLessThan(TOOLKIT_THRESHOLD);
       }
     });
+  });
+});
+
+describe.each(SIZES)('in a session, %s hand', (size) => {
+  it.each(SIDES)('thumbs-up and thumbs-down turn the wrist so the thumb points up / down, at rest and after a reach, and open turns it back (%s dominant)', async (side) => {
+    const session = await benchSession({ dominantHand: side, handModel: size });
+    const hand = session.user.hand('dominant');
+    const radii = loadHandModel(size).skeleton.radius;
+    const anatomy = () => new HandAnatomy({ positions: hand.state.positions, orientations: hand.state.orientations, radii, side });
+    const thumbUp = () => anatomy().direction('thumb')[1];
+    try {
+      hand.pose('thumbs-up');
+      stepFor(session, 0.5);
+      expect(thumbUp(), `${size} ${side}: thumbs-up at rest`).toBeGreaterThanOrEqual(0.9);
+      const palm = hand.pointOf('palm');
+      hand.moveTo({ point: [palm[0], palm[1] + 0.1, palm[2] - 0.1], with: 'palm' }, { duration: 0.5 });
+      stepFor(session, 0.7);
+      expect(thumbUp(), `${size} ${side}: thumbs-up after a reach`).toBeGreaterThanOrEqual(0.9);
+      const wrist = hand.pointOf('wrist');
+      hand.pose('thumbs-down');
+      stepFor(session, 0.5);
+      expect(-thumbUp(), `${size} ${side}: thumbs-down after a reach`).toBeGreaterThanOrEqual(0.9);
+      // The wrist turns where the reach left it.
+      expect(Math.hypot(...hand.pointOf('wrist').map((v, i) => v - wrist[i]))).toBeLessThan(1e-6);
+      hand.pose('open');
+      stepFor(session, 0.5);
+      expect(angleBetween(anatomy().reportedPalmNormal(), [0, -1, 0]), `${size} ${side}: open, palm down again`).toBeLessThan(1e-3);
+    } finally {
+      session.dispose();
+    }
   });
 });

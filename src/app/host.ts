@@ -80,7 +80,7 @@ export class AppHost {
     options: AppHostOptions = {},
   ) {
     this.blocking = options.blocking ?? false;
-    this.builder = new XrFrameBuilder(sensing, model.user.ipd);
+    this.builder = new XrFrameBuilder(sensing, model.user.ipd, model.user.shoulderOffset);
     this.ctx = new SessionAppContext(this, model.timing.dt, random, sensing, this.hitSources);
   }
 

@@ -13,6 +13,7 @@ import { CONTROLLER, HAND_JOINT_FLOATS, HAND_JOINT_RADIUS, handTracked } from '.
 import { GESTURE_CRITERIA } from '../user/gestures.js';
 import { WEBXR_JOINTS } from '../hand/joints.js';
 import { XR_STANDARD_BUTTONS } from '../user/controller.js';
+import { shoulderFromHead } from '../user/placement.js';
 import type { Sensing } from '../sensing/sensing.js';
 import type { DetectedPlane } from '../sensing/planes.js';
 import type { Anchor } from '../sensing/anchors.js';
@@ -26,11 +27,6 @@ const BUTTON_RELEASE = 0.3;
 /** Where the trigger (select) and squeeze buttons' values are in a controller channel. */
 const TRIGGER = CONTROLLER.buttons + XR_STANDARD_BUTTONS.indexOf('trigger');
 const SQUEEZE = CONTROLLER.buttons + XR_STANDARD_BUTTONS.indexOf('squeeze');
-/**
- * A hand's target ray points away from a point this far below the eyes (a rough shoulder). It is not the
- * user model's `shoulderOffset`: using that would move every hand ray an app sees (a result change).
- */
-const RAY_SHOULDER_DROP = 0.3;
 
 interface SourceState {
   source: XrInputSource;
@@ -46,9 +42,14 @@ export class XrFrameBuilder {
   private readonly planes = new Set<DetectedPlane>();
   private readonly anchors = new Set<Anchor>();
 
+  /**
+   * @param shoulderOffset the user model's `shoulderOffset` (right shoulder, from the eyes in the body frame):
+   *   where hand rays come from
+   */
   constructor(
     private readonly sensing: Sensing,
     private readonly ipd: number,
+    private readonly shoulderOffset: ArrayLike<number>,
   ) {
     const source = (handedness: 'left' | 'right', hand: boolean): SourceState => ({
       source: {
@@ -150,7 +151,7 @@ export class XrFrameBuilder {
       joint.radius = channel[o + HAND_JOINT_RADIUS];
     });
     setTransform(source.gripPose!.transform, channel, J.Palm * HAND_JOINT_FLOATS);
-    setTransform(source.targetRayPose!.transform, handTargetRay(channel, head), 0);
+    setTransform(source.targetRayPose!.transform, handTargetRay(channel, head, this.shoulderOffset, source.handedness === 'left'), 0);
   }
 
   private updateController(source: XrInputSource, channel: Float32Array): void {
@@ -187,15 +188,20 @@ function jointDistance(c: Float32Array, a: number, b: number): number {
 
 /**
  * A tracked hand's target ray (seven numbers: position, quaternion) from its joints channel and the head:
- * it starts at the index knuckle and points away from the shoulder, as on headsets; its Y axis is as
- * close to world up as it can be. Exports (IWER recordings) use it to express joints as WebXR apps see them.
+ * it starts at the index knuckle and points away from that hand's shoulder, as on headsets. The shoulder is
+ * the user model's `shoulderOffset` from the eyes in the body frame (mirrored for the left hand), as arm reach
+ * uses it; the ray's Y axis is as close to world up as it can be. Browser pages get the same ray (the tick
+ * encoder sends this pose), and exports (IWER recordings) use it to express joints as WebXR apps see them.
  */
-export function handTargetRay(channel: ArrayLike<number>, head: ArrayLike<number>): number[] {
+export function handTargetRay(channel: ArrayLike<number>, head: ArrayLike<number>, shoulderOffset: ArrayLike<number>, left: boolean): number[] {
   const o = J.IndexProximal * HAND_JOINT_FLOATS;
   const origin = [channel[o], channel[o + 1], channel[o + 2]];
-  const forward = [origin[0] - head[0], origin[1] - (head[1] - RAY_SHOULDER_DROP), origin[2] - head[2]];
+  shoulderFromHead(head, shoulderOffset, left, shoulder);
+  const forward = [origin[0] - shoulder[0], origin[1] - shoulder[1], origin[2] - shoulder[2]];
   return [...origin, ...quatFromAxes([0, 1, 0], [-forward[0], -forward[1], -forward[2]], 'z')];
 }
+
+const shoulder = new Float64Array(3);
 
 /** The viewer pose: the head, and two views ±IPD/2 along its +X axis. */
 function viewerPose(head: Float32Array, ipd: number): XrFrameLike['viewerPose'] {

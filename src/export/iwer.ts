@@ -19,6 +19,7 @@ import { HAND_JOINT_FLOATS } from '../frame/layout.js';
 import type { Frame } from '../frame/frame.js';
 import { composePose, quatConjugate, rotateVec, type Pose } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
+import { modelFromHeader } from '../stream/header.js';
 import type { StreamReader } from '../stream/reader.js';
 import { XR_STANDARD_BUTTONS } from '../user/controller.js';
 import { WEBXR_JOINTS } from '../hand/joints.js';
@@ -69,15 +70,18 @@ const inverse = (p: Pose): Pose => {
   return { position: [-t[0], -t[1], -t[2]], rotation: q };
 };
 
-/** One IWER frame row for `frame`. */
-export function iwerFrame(frame: Frame, schema: readonly [number, IwerInputSchema][]): unknown[] {
+/**
+ * One IWER frame row for `frame`. `shoulderOffset` is the session's user model's (`modelFromHeader(header).user`),
+ * where its hand rays come from.
+ */
+export function iwerFrame(frame: Frame, schema: readonly [number, IwerInputSchema][], shoulderOffset: ArrayLike<number>): unknown[] {
   const head = frame.channel('head')!;
   const row: unknown[] = [round(frame.time * 1000), ...pose7(poseAt(head, 0))];
   for (const [index, input] of schema) {
     if (input.hasHand) {
       const c = frame.channel(`hand-${input.handedness}`)!;
       if (c[26 * HAND_JOINT_FLOATS] !== 1) continue;
-      const ray = poseAt(handTargetRay(c, head), 0);
+      const ray = poseAt(handTargetRay(c, head, shoulderOffset, input.handedness === 'left'), 0);
       const toRay = inverse(ray);
       const joints: number[] = [];
       // WebXR joint k is OpenXR joint k + 1 (the palm has none).
@@ -96,13 +100,14 @@ export function iwerFrame(frame: Frame, schema: readonly [number, IwerInputSchem
 /** Writes the recording of `reader`'s session to `out` (streamed: one frame row at a time); returns the frame count. */
 export function exportIwer(reader: StreamReader, out: string, progress?: (tick: number) => void): number {
   const schema = iwerSchema(reader);
+  const { shoulderOffset } = modelFromHeader(reader.header).user;
   const fd = openSync(out, 'w');
   let frames = 0;
   try {
     writeSync(fd, `{"schema":${JSON.stringify(schema)},"frames":[`);
     let pending: string[] = [];
     for (const frame of reader.framesInOrder()) {
-      pending.push(JSON.stringify(iwerFrame(frame as Frame, schema)));
+      pending.push(JSON.stringify(iwerFrame(frame as Frame, schema, shoulderOffset)));
       if (++frames % 256 === 0) {
         writeSync(fd, (frames > 256 ? ',' : '') + pending.join(','));
         pending = [];

@@ -133,12 +133,21 @@ export class Hand {
     this.placement.holdInBody(rest);
   }
 
-  /** Changes pose over `duration` seconds (eased). */
+  /**
+   * Changes pose over `duration` seconds (eased). A pose made with another wrist turn than the last one (a
+   * thumbs-up turns the thumb up) turns the wrist by the difference over the same time, wherever the hand is:
+   * at rest, held where a reach left it, or on its way there.
+   */
   setPose(t: number, pose: HandPose, duration: number, easing: Easing = 'min-jerk'): void {
     this.restingAtLastUpdate = false;
     this.anglesSettled = false;
     this.poseBlend.retarget(t, pose.angles, duration, easing);
-    this.wristHint = this.mirrored(pose.wristRotation);
+    const hint = this.mirrored(pose.wristRotation);
+    const was = this.wristHint;
+    if (hint[0] !== was[0] || hint[1] !== was[1] || hint[2] !== was[2] || hint[3] !== was[3]) {
+      this.placement.turn(t, quatMultiply([-was[0], -was[1], -was[2], was[3]], hint), duration, easing);
+    }
+    this.wristHint = hint;
   }
 
   /** Blends toward the pinch pose: 0 = the current pose, 1 = a full pinch. */

@@ -2,12 +2,12 @@
  * Where a hand or controller is held: a timed pose motion either in the body frame (it follows the user as
  * they walk and turn) or in the world (it stays on a target while the user moves).
  */
-import { yawFrameToWorldInto } from '../../kernels/quat.js';
+import { quatAxesInto, yawFrameToWorldInto } from '../../kernels/quat.js';
 import { quatMultiply } from '../geometry/math.js';
 import type { Quat } from '../geometry/types.js';
 import type { UserModel } from '../task/user-options.js';
 import type { Head } from './head.js';
-import { PoseMotion } from './motion.js';
+import { PoseMotion, type Easing } from './motion.js';
 
 /** A pose motion that knows which frame it is in. */
 export class Placement {
@@ -33,6 +33,19 @@ export class Placement {
     worldToBody(head, this.from);
     this.motion.begin(t, this.from, target, duration);
     this.bodyRelative = true;
+  }
+
+  /**
+   * Turns the pose by `delta`, a rotation in its own frame (applied after its rotation), over `duration`
+   * seconds from `t`: a hand held still turns where it is; a move in progress goes on to its target from where
+   * it is now, turned, and ends no earlier than it would have.
+   */
+  turn(t: number, delta: Quat, duration: number, easing: Easing): void {
+    const m = this.motion;
+    const end = Math.max(m.start + m.duration, t + duration);
+    this.from.set(m.to);
+    this.from.set(quatMultiply([m.to[3], m.to[4], m.to[5], m.to[6]], delta), 3);
+    m.retarget(t, this.from, end - t, easing);
   }
 
   /** True once the motion is over (a body-relative pose still moves with the body). */
@@ -97,3 +110,16 @@ export function clampToReach(head: Head, user: UserModel, left: boolean, point: 
 }
 
 const reachScratch = new Float64Array(3);
+
+/**
+ * Where a hand's shoulder is, from a head pose as frames record it (position, quaternion): `offset` (the user
+ * model's `shoulderOffset`, a right shoulder) placed from the eyes in the body frame, which turns with the
+ * head's yaw; mirrored for the left. Into out[0..2].
+ */
+export function shoulderFromHead(head: ArrayLike<number>, offset: ArrayLike<number>, left: boolean, out: Float64Array): void {
+  quatAxesInto(head[3], head[4], head[5], head[6], axesScratch, 0);
+  // The head's −Z axis looks forward: its yaw is that of +Z, atan2(Zx, Zz).
+  yawFrameToWorldInto(head, Math.atan2(axesScratch[6], axesScratch[8]), left ? -offset[0] : offset[0], offset[1], offset[2], out, 0);
+}
+
+const axesScratch = new Float64Array(9);

@@ -22,9 +22,10 @@ const degrees = (radians: number) => (radians * 180) / Math.PI;
 /** Angle between two directions, degrees. */
 export const angleBetween = (a: Vec, b: Vec) => degrees(Math.acos(Math.max(-1, Math.min(1, dot(unit(a), unit(b))))));
 
-/** A hand as a tracker reports it: 26 joint positions (3 floats each) and radii, and which hand it is. */
+/** A hand as a tracker reports it: 26 joint positions (3 floats each), orientations (4 each) and radii, and which hand it is. */
 export interface MeasuredHand {
   positions: ArrayLike<number>;
+  orientations?: ArrayLike<number>;
   radii: ArrayLike<number>;
   side: 'left' | 'right';
 }
@@ -72,6 +73,34 @@ export class HandAnatomy {
 
   radius(joint: JointName): number {
     return this.hand.radii[OPENXR_JOINTS.indexOf(joint)];
+  }
+
+  /** The palm's breadth across the knuckles, skin to skin (the anthropometric hand breadth). */
+  palmWidth(): number {
+    return length(sub(this.at('index-proximal'), this.at('little-proximal'))) + this.radius('index-proximal') + this.radius('little-proximal');
+  }
+
+  /** From a digit's tip to the palm's centre (the palm joint: the middle of the middle metacarpal), centre to centre. */
+  tipToPalmCentre(digit: Finger | 'thumb'): number {
+    return length(sub(this.at(`${digit}-tip`), this.at('palm')));
+  }
+
+  /**
+   * The palm normal the tracker reports: the palm joint's −Y axis (OpenXR: +Y points out of the back of the
+   * hand). Needs the orientations.
+   */
+  reportedPalmNormal(): Vec {
+    const q = this.hand.orientations;
+    if (!q) throw new Error('the hand has no orientations');
+    const j = OPENXR_JOINTS.indexOf('palm') * 4;
+    const [x, y, z, w] = [q[j], q[j + 1], q[j + 2], q[j + 3]];
+    // −(the rotation's Y axis)
+    return [-2 * (x * y - w * z), -(1 - 2 * (x * x + z * z)), -2 * (y * z + w * x)];
+  }
+
+  /** Angle of the thumb's whole length (CMC to tip) out of the palm plane: + toward the palm side. */
+  thumbElevationFromCmc(): number {
+    return degrees(Math.asin(dot(unit(sub(this.at('thumb-tip'), this.at('thumb-metacarpal'))), this.palmNormal)));
   }
 
   /** How far a fingertip's pulp (its skin toward the palm) stands off the palm's skin; negative: sunk into it. */
@@ -147,6 +176,13 @@ export class HandAnatomy {
   thumbGapToMiddlePhalanx(finger: Finger): number {
     const d = segmentDistance(this.at('thumb-tip'), this.at(`${finger}-intermediate`), this.at(`${finger}-distal`));
     return d - this.radius('thumb-tip') - this.radius(`${finger}-intermediate`);
+  }
+
+  /** Index tip to the nearest of the thumb's bones (CMC to MCP, MCP to IP, IP to tip), centre to centre: what Meta's pinch measures. */
+  indexTipToThumbBones(): number {
+    const tip = this.at('index-tip');
+    const [c, m, i, t] = (['thumb-metacarpal', 'thumb-proximal', 'thumb-distal', 'thumb-tip'] as const).map((j) => this.at(j));
+    return Math.min(segmentDistance(tip, c, m), segmentDistance(tip, m, i), segmentDistance(tip, i, t));
   }
 
   /** Thumb tip to index tip, centre to centre (what pinch detectors measure). */
