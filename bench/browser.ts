@@ -19,7 +19,6 @@ import { fileURLToPath } from 'node:url';
 import { BrowserApp } from '../src/browser/browser-app.js';
 import { closeSharedChromium, WarmChromium } from '../src/browser/chromium.js';
 import { createSession } from '../src/session/session.js';
-import { driveBrowserApp } from '../src/browser/drive.js';
 import type { TickInput } from '../src/browser/protocol.js';
 import { startStaticServer } from '../src/browser/static-server.js';
 
@@ -50,16 +49,6 @@ export async function browserBenchmark(progress: (line: string) => void) {
     starts.sort((a, b) => a - b);
     progress(`session start ${starts.map((s) => s.toFixed(2)).join(', ')} s`);
 
-    const drive = async (batch: number) => {
-      const app = await open(PINCH_PAGE);
-      await app.waitForSession();
-      const started = performance.now();
-      const run = await driveBrowserApp({ spec: PINCH_SPEC, app, batch });
-      const seconds = (performance.now() - started) / 1000;
-      const pinches = run.outputs.flatMap((o) => o.events).filter(([name]) => name === 'pinchstart').length;
-      await app.close();
-      return { ticksPerS: run.outputs.length / seconds, ticks: run.outputs.length, seconds, pinches, roundTripMs: app.stats.totalMs / app.stats.roundTrips };
-    };
     const closed = await sessionRun(1);
     progress(`closed loop (a session running the page, one tick per round trip) ${closed.ticksPerS.toFixed(0)} ticks/s (${closed.socketRoundTrips} of ${closed.roundTrips} round trips over the page's socket)`);
     // The same sessions with every tick over DevTools (the fallback channel), for comparison in one run.
@@ -69,10 +58,6 @@ export async function browserBenchmark(progress: (line: string) => void) {
     const batched = await sessionRun(undefined);
     progress(`batched session ${batched.ticksPerS.toFixed(0)} ticks/s (${batched.roundTrips} round trips for ${batched.ticks} ticks)`);
     if (batched.hash !== closed.hash) throw new Error(`batched and unbatched sessions differ: ${batched.hash} against ${closed.hash}`);
-    const relayed = await drive(1);
-    progress(`phase 1 relay, one tick a round trip ${relayed.ticksPerS.toFixed(0)} ticks/s (${relayed.roundTripMs.toFixed(2)} ms a round trip)`);
-    const relayBatched = await drive(30);
-    progress(`phase 1 relay, 30 ticks a round trip ${relayBatched.ticksPerS.toFixed(0)} ticks/s`);
 
     // The same recorded inputs (both hands) for the overhead pages.
     const inputs = await recordedInputs();
@@ -97,7 +82,7 @@ export async function browserBenchmark(progress: (line: string) => void) {
     progress(`in the page: shim ${inPage.shim.toFixed(3)} ms a frame, IWER ${inPage.iwer === null ? 'n/a' : inPage.iwer.toFixed(3)} ms a frame`);
 
     return {
-      details: { sessionStartS: starts, closed, closedDevTools, batched, relayed, relayBatched, emptyFrame, xrFrame, inPage, loadAverage1Min: round(loadavg()[0], 2) },
+      details: { sessionStartS: starts, closed, closedDevTools, batched, emptyFrame, xrFrame, inPage, loadAverage1Min: round(loadavg()[0], 2) },
       summary: {
         closed_loop_ticks_per_s: round(closed.ticksPerS),
         batched_ticks_per_s: round(batched.ticksPerS),
@@ -167,12 +152,17 @@ async function firstTick(): Promise<{ inputs: TickInput[] }> {
 }
 
 let recorded: TickInput[] | null = null;
-/** The pinch session's tick inputs, recorded once through a relay (open loop: no page attached). */
+/** The pinch session's tick inputs, recorded once from a session running the pinch page. */
 async function recordedInputs(): Promise<TickInput[]> {
   if (recorded) return recorded;
-  const fake = { tick: async (batch: TickInput[]) => batch.map((t) => ({ k: t.k, tags: [], events: [], errors: [], requests: [], session: 'running' as const })) };
-  const run = await driveBrowserApp({ spec: PINCH_SPEC, app: fake as unknown as BrowserApp, batch: 1000 });
-  recorded = run.inputs;
+  const inputs: TickInput[] = [];
+  try {
+    const session = await createSession({ ...PINCH_SPEC, app: PINCH_PAGE }, { page: { observe: (sent) => inputs.push(...sent) } });
+    await session.run();
+  } finally {
+    await closeSharedChromium();
+  }
+  recorded = inputs;
   return recorded;
 }
 

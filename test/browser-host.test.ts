@@ -1,14 +1,14 @@
 /**
- * The browser host in real Chromium (skipped only with XRSIM_SKIP_SYSTEM=1): virtual time and seeded
- * randomness make a deterministic page publish identical state on every run; startup races are recorded
- * as app errors without stopping the host; a page that never yields is detected and its browser replaced;
- * and a page reaches nothing outside its directory and the installed packages.
+ * The browser host in real Chromium (skipped only with XRSIM_SKIP_SYSTEM=1), fixture pages run as sessions'
+ * apps on the closed loop: virtual time and seeded randomness make a deterministic page publish identical
+ * state on every run; startup races are recorded as app errors without stopping the host; a page that never
+ * yields is detected and its browser replaced; and a page reaches nothing outside its directory and the
+ * installed packages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { BrowserApp, PageUnresponsiveError } from '../src/browser/browser-app.js';
+import { PageUnresponsiveError } from '../src/browser/browser-app.js';
 import { WarmChromium } from '../src/browser/chromium.js';
-import { appEvents, FIXTURES, pageErrors, runPage, SKIP_SYSTEM } from './helpers/browser.js';
+import { appEvents, pageErrors, runPage, SKIP_SYSTEM } from './helpers/browser.js';
 
 describe.skipIf(SKIP_SYSTEM)('the browser host in Chromium (system test)', () => {
   const chromium = new WarmChromium();
@@ -21,14 +21,16 @@ describe.skipIf(SKIP_SYSTEM)('the browser host in Chromium (system test)', () =>
 
   it('a deterministic page publishes the same state sequence on every run, batched or not', async () => {
     const spec = { task: 'xr/pinch-spawn-ball', seed: 4, duration: 1.5 };
-    const first = await runPage(chromium, 'deterministic', spec, { seed: 11 });
-    const second = await runPage(chromium, 'deterministic', spec, { seed: 11 });
-    const batched = await runPage(chromium, 'deterministic', spec, { seed: 11, batch: 8 });
+    const first = await runPage(chromium, 'deterministic', spec);
+    const second = await runPage(chromium, 'deterministic', spec);
+    const batched = await runPage(chromium, 'deterministic', spec, { batch: 8 });
     expect(first.started).toBe(true);
     expect(pageErrors(first.outputs)).toEqual([]);
     expect(second.outputs).toEqual(first.outputs);
     expect(batched.outputs).toEqual(first.outputs);
+    expect(batched.stats.roundTrips).toBeLessThan(first.stats.roundTrips);
     expect(second.session.hash).toBe(first.session.hash);
+    expect(batched.session.hash).toBe(first.session.hash);
     // Time is the frame clock, Date starts at the fixed epoch, timers fired on it, tags move.
     const timeout = appEvents<{ now: number; date: number }>(first.outputs, 'timeout')[0];
     expect(timeout.data.now).toBe(120);
@@ -38,24 +40,21 @@ describe.skipIf(SKIP_SYSTEM)('the browser host in Chromium (system test)', () =>
     for (const t of ticks) expect(t.data.timers).toBe(Math.floor(t.data.time / 50));
     const balls = first.outputs.map((o) => o.tags.find(([role]) => role === 'ball')![1]![0]);
     expect(new Set(balls).size).toBeGreaterThan(10);
-    // Another seed changes the page's randomness.
-    const other = await runPage(chromium, 'deterministic', spec, { seed: 12 });
+    // Another seed changes the page's randomness (seeded from the session's `app` stream).
+    const other = await runPage(chromium, 'deterministic', { ...spec, seed: 5 });
     expect(other.outputs).not.toEqual(first.outputs);
+    const random = (run: typeof first) => appEvents<{ random: number }>(run.outputs, 'timeout')[0].data.random;
+    expect(random(other)).not.toBe(random(first));
   });
 
   it("ticks over the page's loopback socket and over DevTools give the same outputs", async () => {
     const spec = { task: 'xr/pinch-spawn-ball', seed: 4, duration: 1 };
     const runs = [];
     for (const tickChannel of ['socket', 'devtools'] as const) {
-      const app = await BrowserApp.open({ chromium, dir: join(FIXTURES, 'three-hands'), seed: 11, tickTimeoutMs: 30_000, tickChannel });
-      try {
-        expect(await app.waitForSession()).toBe(true);
-        expect(app.status?.bridge).toBe(tickChannel === 'socket' ? 'open' : 'none');
-        const { driveBrowserApp } = await import('../src/browser/drive.js');
-        runs.push({ outputs: (await driveBrowserApp({ spec, app })).outputs, stats: { ...app.stats } });
-      } finally {
-        await app.close();
-      }
+      const run = await runPage(chromium, 'three-hands', spec, { tickChannel });
+      expect(run.started).toBe(true);
+      expect(run.status?.bridge).toBe(tickChannel === 'socket' ? 'open' : 'none');
+      runs.push(run);
     }
     const [socket, devtools] = runs;
     expect(socket.stats.roundTrips).toBeGreaterThan(50);
@@ -63,6 +62,7 @@ describe.skipIf(SKIP_SYSTEM)('the browser host in Chromium (system test)', () =>
     expect(devtools.stats.socketRoundTrips).toBe(0);
     expect(appEvents(socket.outputs, 'tip').length).toBeGreaterThan(0);
     expect(socket.outputs).toEqual(devtools.outputs);
+    expect(socket.session.hash).toBe(devtools.session.hash);
   });
 
   it('records startup races (joints before tracking, planes only at startup) as app errors and keeps running', async () => {
@@ -82,18 +82,15 @@ describe.skipIf(SKIP_SYSTEM)('the browser host in Chromium (system test)', () =>
   });
 
   it('detects a page that never yields, and replaces the browser', async () => {
-    const app = await BrowserApp.open({ chromium, dir: join(FIXTURES, 'infinite-loop'), seed: 1, tickTimeoutMs: 3_000 });
-    expect(await app.waitForSession()).toBe(true);
     const before = chromium.launches;
-    const { driveBrowserApp } = await import('../src/browser/drive.js');
+    const replacements = chromium.replacements;
     const started = Date.now();
-    await expect(driveBrowserApp({ spec: { task: 'xr/pinch-spawn-ball', seed: 1, duration: 2 }, app })).rejects.toBeInstanceOf(PageUnresponsiveError);
+    await expect(runPage(chromium, 'infinite-loop', { task: 'xr/pinch-spawn-ball', seed: 1, duration: 2 }, { tickTimeoutMs: 3_000 })).rejects.toBeInstanceOf(PageUnresponsiveError);
     expect(Date.now() - started).toBeLessThan(60_000);
-    await chromium.replace();
-    await app.close();
-    // A fresh browser runs the next session.
+    // The closed loop replaced the browser itself: a fresh one runs the next session.
     const next = await runPage(chromium, 'deterministic', { task: 'xr/pinch-spawn-ball', seed: 4, duration: 0.2 });
     expect(next.started).toBe(true);
+    expect(chromium.replacements).toBe(replacements + 1);
     expect(chromium.launches).toBe(before + 1);
   });
 

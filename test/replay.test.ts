@@ -6,11 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserApp, injectImportMap } from '../src/browser/browser-app.js';
+import { injectImportMap } from '../src/browser/browser-app.js';
 import { DEFAULT_PACKAGES, PackageResolver } from '../src/browser/packages.js';
 import { startStaticServer } from '../src/browser/static-server.js';
 import { WarmChromium } from '../src/browser/chromium.js';
-import { runBrowserApp } from '../src/browser/scored-run.js';
 import { createSession, replayStream, XrsimInputError } from '../src/index.js';
 import { SKIP_SYSTEM } from './helpers/browser.js';
 import { tasksWithBrowserApps } from './helpers/browser-apps.js';
@@ -87,15 +86,10 @@ describe.skipIf(SKIP_SYSTEM)('replaying a recorded browser session into a page (
   const chromium = new WarmChromium();
   const browserStream = join(dir, 'poke-page.xrs');
   beforeAll(async () => {
-    const task = tasksWithBrowserApps().find((t) => t.id === 'xr/poke-button')!;
-    const seed = 4;
-    const app = await BrowserApp.open({ chromium, dir: task.dir, page: 'index.html', seed, tickTimeoutMs: 30_000 });
-    try {
-      expect(await app.waitForSession()).toBe(true);
-      await runBrowserApp({ spec: { task: task.id, seed, dominantHand: 'left', record: { path: browserStream } }, app });
-    } finally {
-      await app.close();
-    }
+    // A session running the task's reference page, as `xrsim run --app web-reference --record` records it.
+    const session = await createSession({ task: 'xr/poke-button', app: 'web-reference', seed: 4, dominantHand: 'left', record: { path: browserStream } }, { page: { chromium } });
+    const result = await session.run();
+    expect(result.status, result.error?.message).toBe('passed');
   }, 300_000);
   afterAll(async () => {
     await chromium.close();

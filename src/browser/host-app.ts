@@ -14,25 +14,45 @@
  */
 import type { AppContext, AppModule, XrFrameLike } from '../app/types.js';
 import type { BrowserAppRef } from '../task/browser-programs.js';
-import { BrowserApp, PageUnresponsiveError } from './browser-app.js';
+import { BrowserApp, PageUnresponsiveError, type BrowserAppOptions, type BrowserSource, type TickChannel } from './browser-app.js';
 import type { PageStart } from './enter-xr.js';
-import type { WarmChromium } from './chromium.js';
-import type { LayerImage, PageError, TickOutput } from './protocol.js';
-import { BrowserRelay } from './relay.js';
+import type { LayerImage, PageError, TickInput, TickOutput } from './protocol.js';
+import { TickTranslator } from './tick-translator.js';
 
-export interface BrowserHostOptions {
-  /** The page: a served directory and page, or a loopback URL (`task/browser-programs.ts`). */
-  ref: BrowserAppRef;
-  /** The process's warm browser (a fresh context per session). */
-  chromium: WarmChromium;
-  /** Records a page error as an AppError event of the current tick. */
-  reportError(error: PageError): void;
-  /** Records how the page's session started (`EventType.PageStart`), in frame 0. */
-  reportStart?(start: PageStart): void;
+/** Where a page runs: a `WarmChromium` (replaced when a page in it hangs) or any Playwright browser. */
+export type PageBrowser = BrowserSource & { replace?(): Promise<void> };
+
+/**
+ * What the closed loop needs of a page: a `BrowserApp`, or a stand-in that answers ticks by script
+ * (tests of the loop itself).
+ */
+export type PageEnd = Pick<BrowserApp, 'tick' | 'waitForSession' | 'status' | 'start' | 'stats' | 'close'> & Partial<Pick<BrowserApp, 'page'>>;
+
+/** How a session's page is opened and watched; every field has a default (`SessionOptions.page`). */
+export interface PageOptions {
+  /** The browser to open the page in (default: the process's warm Chromium, `sharedChromium()`). */
+  chromium?: PageBrowser;
   /** How long one tick may take before the page counts as hung (default 10 s). */
   tickTimeoutMs?: number;
   /** How long the page may take to start its XR session (default 20 s). */
   startTimeoutMs?: number;
+  /** The tick channel (default: the page's socket, or `XRSIM_TICK_CHANNEL`); results are the same either way. */
+  tickChannel?: TickChannel;
+  /** Sees every round trip: the tick inputs sent and the page's outputs, in tick order (`XrPage` keeps the outputs). */
+  observe?(inputs: readonly TickInput[], outputs: readonly TickOutput[]): void;
+  /** Opens the page in place of `BrowserApp.open` (a scripted stand-in page: tests of the loop itself). */
+  open?(options: BrowserAppOptions): Promise<PageEnd>;
+}
+
+export interface BrowserHostOptions extends Omit<PageOptions, 'chromium'> {
+  /** The page: a served directory and page, or a loopback URL (`task/browser-programs.ts`). */
+  ref: BrowserAppRef;
+  /** The browser the page opens in (a fresh context per session). */
+  chromium: PageBrowser;
+  /** Records a page error as an AppError event of the current tick. */
+  reportError(error: PageError): void;
+  /** Records how the page's session started (`EventType.PageStart`), in frame 0. */
+  reportStart?(start: PageStart): void;
   /** Reads the page's XR layer back at the ticks it wants (videos of what the page rendered). */
   capture?: LayerCapture;
 }
@@ -57,12 +77,13 @@ export class PageNeverStartedError extends Error {
 }
 
 export class BrowserHostApp {
-  private app: BrowserApp | null = null;
+  private app: PageEnd | null = null;
   private ready: Promise<void> | null = null;
-  private relay: BrowserRelay | null = null;
+  private translator: TickTranslator | null = null;
   private ctx: AppContext | null = null;
+  /** Tick inputs encoded since the last exchange, in tick order. */
+  private readonly inputs: TickInput[] = [];
   private opened = false;
-  private reported = 0;
   private startReported = false;
   private closed = false;
   /**
@@ -87,6 +108,11 @@ export class BrowserHostApp {
     return this.app?.stats ?? null;
   }
 
+  /** The page (its status, how its session started, the Playwright page); null before it opened. */
+  get page(): PageEnd | null {
+    return this.app;
+  }
+
   /** Closes the page's context and server (the warm browser stays). */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -100,8 +126,9 @@ export class BrowserHostApp {
     // The page's Math.random and crypto are seeded from the session's `app` stream.
     const seed = Math.floor(ctx.random() * 2 ** 32);
     this.ctx = ctx;
-    this.relay = new BrowserRelay(ctx.dt);
-    this.app = await BrowserApp.open({ chromium, dir: ref.url ? process.cwd() : ref.path, page: ref.page, url: ref.url, seed, tickTimeoutMs: this.options.tickTimeoutMs, start: ref.start });
+    this.translator = new TickTranslator(ctx.dt, (error) => this.options.reportError(error));
+    const open = this.options.open ?? ((options: BrowserAppOptions) => BrowserApp.open(options));
+    this.app = await open({ chromium, dir: ref.url ? process.cwd() : ref.path, page: ref.page, url: ref.url, seed, tickTimeoutMs: this.options.tickTimeoutMs, start: ref.start, tickChannel: this.options.tickChannel });
     const started = await this.guard(this.app.waitForSession(this.options.startTimeoutMs ?? 20_000));
     if (!started) throw new PageNeverStartedError(ref.url ?? ref.page);
     this.batchable = this.app.status?.session === 'running' && !this.app.status.requests;
@@ -111,15 +138,16 @@ export class BrowserHostApp {
   /** Serves the page's requests that are due and encodes the tick's input (sent by {@link exchange}). */
   private encode(xr: XrFrameLike): Promise<void> | void {
     if (!this.opened) return this.ready!.then(() => this.encode(xr)); // frame 0, while the page starts
-    this.relay!.module().frame(xr, this.ctx!);
+    this.inputs.push(this.translator!.encode(xr, this.ctx!));
   }
 
   /** Sends the ticks encoded since the last exchange, in one round trip; the page's outputs, in tick order. */
   async exchange(): Promise<TickOutput[]> {
-    const inputs = this.relay!.take();
+    const inputs = this.inputs.splice(0);
     const capture = this.options.capture;
     if (capture) for (const input of inputs) if (capture.wants(input.k)) input.c = 1;
     const outputs = await this.guard(this.app!.tick(inputs));
+    this.options.observe?.(inputs, outputs);
     if (capture) for (const output of outputs) if (output.layer) await capture.take(output.k, output.layer);
     for (let i = 0; i < outputs.length; i++) {
       const output = outputs[i];
@@ -137,11 +165,9 @@ export class BrowserHostApp {
 
   /** Applies the page's output of the tick whose frame the session is about to commit: state, events, errors. */
   apply(output: TickOutput): void {
-    const relay = this.relay!;
     if (!this.startReported && this.app?.start) this.options.reportStart?.(this.app.start);
     this.startReported = true;
-    relay.apply([output], output.k, this.ctx!);
-    while (this.reported < relay.errors.length) this.options.reportError(relay.errors[this.reported++]);
+    this.translator!.apply(output, this.ctx!);
   }
 
   /** A page that stops answering takes its browser down with it: the next session gets a new one. */
@@ -150,7 +176,7 @@ export class BrowserHostApp {
       return await work;
     } catch (error) {
       if (error instanceof PageUnresponsiveError || (error instanceof Error && /crash|closed|disconnected/i.test(error.message))) {
-        await this.options.chromium.replace(); // close() still frees the page's server
+        await this.options.chromium.replace?.(); // close() still frees the page's server
       }
       throw error;
     }

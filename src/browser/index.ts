@@ -4,11 +4,8 @@
  */
 export { BrowserApp, PageUnresponsiveError, PAGE_EPOCH_MS, injectImportMap, pageImportMapSpecifiers, type BrowserAppOptions, type BrowserSource, type BridgeStats } from './browser-app.js';
 export { WarmChromium, launchChromium, chromiumPath, CHROMIUM_FLAGS, sharedChromium, closeSharedChromium } from './chromium.js';
-export { BrowserHostApp, PageNeverStartedError, type BrowserHostOptions } from './host-app.js';
-export { driveBrowserApp, type DriveOptions, type DriveResult } from './drive.js';
-export { BrowserRelay } from './relay.js';
-export { ReplayRelay, type RecordedPage, type ReplayDivergence } from './replay-relay.js';
-export { runBrowserApp, ReplayDivergedError, DEFAULT_MAX_BATCH, type BrowserRunOptions, type BrowserRun } from './scored-run.js';
+export { BrowserHostApp, PageNeverStartedError, type BrowserHostOptions, type PageOptions, type PageEnd, type PageBrowser, type LayerCapture } from './host-app.js';
+export { TickTranslator, type TickedPageError } from './tick-translator.js';
 export { TickEncoder, sourceId, type TickExtras } from './tick-encoder.js';
 export { startStaticServer, type StaticServer, type StaticServerOptions } from './static-server.js';
 export { PackageResolver, parseCdnUrl, proxyModule, DEFAULT_PACKAGES, type CdnAnswer, type LocalPackage } from './packages.js';

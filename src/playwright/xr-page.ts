@@ -1,23 +1,23 @@
 /**
- * One WebXR page under test with the shim installed, stepped by a simulated user: the page runs in a fresh
- * browser context (its directory served on loopback, the shim installed before any page script), an
- * in-process session steps the user, room and sensors, and a `BrowserRelay` carries each tick to the page
- * and the page's tags, events and requests back (closed loop by default: one tick per round trip, the
- * page's output of tick N applied at tick N + 1, as `driveBrowserApp` does; docs/BROWSER.md).
+ * One WebXR page under test with the shim installed, stepped by a simulated user: a session of the task
+ * whose app is the page, run on the session's closed loop (`browser/host-app.ts`), as `xrsim run --app DIR`
+ * runs it: the page's output of tick N is the app state of tick N, and ticks travel in batches only where
+ * they cannot depend on the page's answers (docs/BROWSER.md, "Batched sessions"), so the frames and hash are
+ * those of the same session stepped in one go. The page runs in a fresh browser context, its directory
+ * served on loopback, the shim installed before any page script.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { BrowserApp } from '../browser/browser-app.js';
 import { WarmChromium } from '../browser/chromium.js';
-import { createRelayedSession } from '../browser/drive.js';
 import type { PageStart } from '../browser/enter-xr.js';
+import type { PageEnd } from '../browser/host-app.js';
 import type { PageError, TickOutput } from '../browser/protocol.js';
-import { BrowserRelay } from '../browser/relay.js';
 import type { FrameView } from '../frame/frame.js';
 import { quatAxis } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { SessionResult } from '../session/result.js';
-import type { Session } from '../session/session.js';
+import { createSession, type Session } from '../session/session.js';
 import type { SessionSpec } from '../session/spec.js';
 import { loadTask } from '../task/load.js';
 import type { UserControls } from '../user/user.js';
@@ -25,9 +25,9 @@ import type { UserControls } from '../user/user.js';
 export interface XrPageOptions extends Omit<SessionSpec, 'app' | 'seed'> {
   /** The app's directory (served at `/`), a path or a `file:` URL. */
   dir: string | URL;
-  /** The page to open, relative to `dir` (default `index.html`). */
+  /** The page to open in `dir` (default `index.html`); a page in a subdirectory is served from its own directory, as `xrsim run --app DIR/PAGE.html` serves it. */
   page?: string;
-  /** The session seed; it also seeds the page's `Math.random` (default 1). */
+  /** The session seed; the page's `Math.random` is seeded from it, as in any session (its `app` stream; default 1). */
   seed?: number;
   /**
    * Whether the task's actor script drives the user (default true). With false the user stands still
@@ -36,7 +36,10 @@ export interface XrPageOptions extends Omit<SessionSpec, 'app' | 'seed'> {
   actors?: boolean;
   /** The browser to open the page in, e.g. Playwright Test's `browser` fixture (default: Debian's Chromium, launched for this page). */
   browser?: Browser;
-  /** Ticks per round trip (default 1: closed loop). More is faster, and the page's output reaches the session later. */
+  /**
+   * The most ticks per round trip (default 32, as sessions). Speed only: the session batches only ticks that
+   * cannot depend on the page's answers, so frames and hash are the same whatever it is (1: one tick each).
+   */
   batch?: number;
   /** How long the page may take to answer one round trip (default 30 s). */
   tickTimeoutMs?: number;
@@ -64,40 +67,32 @@ export interface PageEvent {
 
 /** A WebXR page with the simulated user: step it, move the user, read what the page published. */
 export class XrPage {
-  /** Every tick's output of the page, in order. */
-  readonly outputs: TickOutput[] = [];
+  /** Whether the page started its XR session (a page that never does rejects {@link XrPage.open}). */
+  readonly started = true;
   private closed = false;
   private result: SessionResult | null = null;
 
   private constructor(
-    private readonly app: BrowserApp,
-    /** The in-process session that steps the user, the room and the sensors (its model, frames, hash). */
+    /** The session that steps the user, the room, the sensors and the page (its model, frames, hash). */
     readonly session: Session,
-    private readonly relay: BrowserRelay,
-    private readonly batch: number,
-    /** Whether the page started its XR session. */
-    readonly started: boolean,
+    /** Every tick's output of the page, in order. */
+    readonly outputs: TickOutput[],
     private readonly ownBrowser: WarmChromium | null,
   ) {}
 
   /** Opens the page, starts its XR session and delivers frame 0. */
   static async open(options: XrPageOptions): Promise<XrPage> {
-    const { dir, page, seed = 1, actors = true, browser, batch = 1, tickTimeoutMs = 30_000, startTimeoutMs = 15_000, start, ...spec } = options;
+    const { dir, page, seed = 1, actors = true, browser, batch, tickTimeoutMs = 30_000, startTimeoutMs = 15_000, ...spec } = options;
     const own = browser ? null : new WarmChromium();
-    const source = browser ? { browser: async () => browser } : own!;
+    const outputs: TickOutput[] = [];
     try {
-      const app = await BrowserApp.open({ chromium: source, dir: typeof dir === 'string' ? dir : fileURLToPath(dir), page, seed, tickTimeoutMs, start });
-      try {
-        const started = await app.waitForSession(startTimeoutMs);
-        const task = actors ? spec.task : { ...loadTask(spec.task).spec, actors: undefined };
-        const { session, relay } = await createRelayedSession({ ...spec, task, seed }, (dt) => new BrowserRelay(dt));
-        const xr = new XrPage(app, session, relay, Math.max(1, batch), started, own);
-        await xr.flush();
-        return xr;
-      } catch (err) {
-        await app.close();
-        throw err;
-      }
+      const root = typeof dir === 'string' ? dir : fileURLToPath(dir);
+      const task = actors ? spec.task : { ...loadTask(spec.task).spec, actors: undefined };
+      const session = await createSession(
+        { ...spec, task, seed, app: page ? join(root, page) : root, ...(batch !== undefined ? { browserBatch: Math.max(1, batch) } : {}) },
+        { page: { chromium: own ?? { browser: async () => browser! }, tickTimeoutMs, startTimeoutMs, observe: (_, got) => outputs.push(...got) } },
+      );
+      return new XrPage(session, outputs, own);
     } catch (err) {
       await own?.close();
       throw err;
@@ -111,7 +106,7 @@ export class XrPage {
 
   /** The Playwright page (evaluate, click, screenshot, ...). */
   get page(): Page {
-    return this.app.page;
+    return this.app.page!;
   }
 
   /** Explicit control of the simulated user: head, hands (pose, pinch, moveTo), controllers. */
@@ -147,12 +142,7 @@ export class XrPage {
   /** Steps `ticks` ticks (fewer at the end of the task), the page running one XR frame per tick. */
   async step(ticks = 1): Promise<FrameView> {
     this.checkOpen();
-    for (let i = 0; i < ticks && !this.session.done; i++) {
-      this.session.step();
-      if (this.relay.inputs.length >= this.batch) await this.flush();
-    }
-    await this.flush();
-    return this.session.frame;
+    return this.session.stepTicks(ticks);
   }
 
   /** Steps the simulated seconds `seconds` (rounded to whole ticks). */
@@ -163,7 +153,7 @@ export class XrPage {
   /** Steps to the end of the task and scores its milestones (the page stays open until {@link close}). */
   async finish(): Promise<SessionResult> {
     if (this.result) return this.result;
-    while (!this.session.done) await this.step(this.batch * 30);
+    await this.step(this.session.model.timing.durationTicks);
     this.result = this.session.finish();
     return this.result;
   }
@@ -201,17 +191,13 @@ export class XrPage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (!this.result) this.session.dispose();
-    await this.app.close();
+    await this.session.close();
     await this.ownBrowser?.close();
   }
 
-  private async flush(): Promise<void> {
-    const sent = this.relay.take();
-    if (sent.length === 0) return;
-    const got = await this.app.tick(sent);
-    this.relay.accept(got);
-    this.outputs.push(...got);
+  /** The session's page (open from {@link open} until {@link close}). */
+  private get app(): PageEnd {
+    return this.session.browserPage!;
   }
 
   private checkOpen(): void {

@@ -8,7 +8,8 @@
  * frame's head, hands, controllers, depth image and plane events are checked against the recorded ones, so
  * the app is given exactly the recorded inputs up to the first difference; where the world itself reacts
  * to the app (an actor following a tag that now moves) the app state has already differed a tick earlier,
- * and that is what the report names. Browser pages run open loop in batches (`runBrowserApp`).
+ * and that is what the report names. A page runs on the session's closed loop, as in the recording (its
+ * output of tick N is the app state of tick N; ticks batched only where they cannot depend on its answers).
  *
  * Where the stream's task is absent (its actor script is not where it was recorded: a stream recorded
  * elsewhere, a task directory moved), nothing can be re-simulated: the recorded inputs are played straight
@@ -25,7 +26,8 @@ import { Session, type SessionOptions } from '../session/session.js';
 import type { StreamHeader } from '../stream/format.js';
 import { modelFromHeader } from '../stream/header.js';
 import { StreamReader } from '../stream/reader.js';
-import { moduleRef } from '../task/programs.js';
+import { moduleRef, type ProgramSources } from '../task/programs.js';
+import { browserDirRef, browserUrlRef } from '../task/browser-programs.js';
 import type { WarmChromium } from '../browser/chromium.js';
 import { resolveReplayApp, type AppHostKind, type ReplayTarget } from './app-target.js';
 import { AppStateComparer, type ReplayDifference } from './compare.js';
@@ -39,7 +41,7 @@ export interface ReplayOptions {
   app: string;
   /** The warm Chromium for browser apps (default: one started and closed by this call). */
   chromium?: WarmChromium;
-  /** The most ticks per round trip to a page (default 45). */
+  /** The most ticks per round trip to a page (default: a session's, 32, when re-simulated; 45 open loop). Speed only. */
   batch?: number;
   /** How long a page may take to answer one round trip (default 30 s). */
   tickTimeoutMs?: number;
@@ -60,7 +62,7 @@ export interface ReplayOptions {
 export interface ReplayReport {
   file: string;
   app: { name: string; host: AppHostKind };
-  /** The host of the recorded app (a recorded browser session ran the relay app). */
+  /** The host of the recorded app. */
   recordedHost: AppHostKind;
   /**
    * `resimulated`: the session was rebuilt from the header and re-run with the recorded actor script (the
@@ -130,8 +132,8 @@ export async function replayStream(path: string, options: ReplayOptions): Promis
       });
     } else {
       try {
-        if (target.host === 'in-process') await replayInProcess(replayModel(header, target.name, target.module), sessionOptions, onFrame);
-        else await replayInBrowser(header, target, sessionOptions, options, onFrame, () => report.firstDivergence !== null);
+        if (target.host === 'in-process') await replaySession(replayModel(header, { name: target.name, ...moduleRef(target.module, '--app', '$') }), sessionOptions, onFrame);
+        else await replayInBrowser(header, target, sessionOptions, options, onFrame);
       } catch (err) {
         // The replayed app led the actor to an agent decision the recording does not hold.
         if (!(err instanceof AgentUnavailableError)) throw err;
@@ -154,19 +156,24 @@ function taskPresent(header: StreamHeader): boolean {
   return !actors || existsSync(actors.path);
 }
 
-/** A stream of a browser app recorded the relay app (`src/browser/relay-app.ts`) as its app. */
+/**
+ * The host of the recorded app: a session's browser app (`host: "browser"`), or, in streams recorded before
+ * pages ran on the session's closed loop, the relay module that stood in for the page.
+ */
 function recordedHostOf(header: StreamHeader): AppHostKind {
   const app = header.sources.programs?.app;
-  return app && /^relay-app\.(js|ts)$/.test(basename(app.path)) ? 'browser' : 'in-process';
+  if (!app) return 'in-process';
+  return ('host' in app && app.host === 'browser') || /^relay-app\.(js|ts)$/.test(basename(app.path)) ? 'browser' : 'in-process';
 }
 
-/** The recorded session's model with `module` as its app (the recorded actor script must be unchanged). */
-function replayModel(header: StreamHeader, name: string, module: string): SimModel {
+/** The recorded session's model with `app` as its app (the recorded actor script must be unchanged). */
+function replayModel(header: StreamHeader, app: NonNullable<ProgramSources['app']>): SimModel {
   const actors = header.sources.programs?.actors;
-  return modelFromHeader(header, { ...(actors ? { actors } : {}), app: { name, ...moduleRef(module, '--app', '$') } });
+  return modelFromHeader(header, { ...(actors ? { actors } : {}), app });
 }
 
-async function replayInProcess(model: SimModel, options: SessionOptions, onFrame: (frame: FrameView) => boolean): Promise<void> {
+/** Re-runs the session, frame by frame into `onFrame`, until it ends or `onFrame` says stop. */
+async function replaySession(model: SimModel, options: SessionOptions, onFrame: (frame: FrameView) => boolean): Promise<void> {
   const session = await Session.create(model, options);
   try {
     await session.run({
@@ -177,43 +184,26 @@ async function replayInProcess(model: SimModel, options: SessionOptions, onFrame
   } catch (err) {
     if (!(err instanceof StopReplay)) throw err;
   } finally {
-    session.dispose();
+    await session.close();
   }
 }
 
-/** Runs the page open loop in batches; its scoring session's frames are compared as they come. */
+/** Re-runs the session with the page as its app, on the session's closed loop, in this call's Chromium. */
 async function replayInBrowser(
   header: StreamHeader,
   target: Extract<ReplayTarget, { host: 'browser' }>,
   sessionOptions: SessionOptions,
   options: ReplayOptions,
   onFrame: (frame: FrameView) => boolean,
-  diverged: () => boolean,
 ): Promise<void> {
   // Loaded here, so that `xrsim` loads playwright-core only to replay into a page.
-  const [{ WarmChromium }, { BrowserApp }, { runBrowserApp, ReplayDivergedError }, { relayAppPath }] = await Promise.all([
-    import('../browser/chromium.js'),
-    import('../browser/browser-app.js'),
-    import('../browser/scored-run.js'),
-    import('../browser/drive.js'),
-  ]);
+  const { WarmChromium } = await import('../browser/chromium.js');
+  const ref = target.url ? browserUrlRef(target.url) : browserDirRef(target.name, target.dir, target.page, '--app', '$');
+  const model = replayModel(header, { ...ref, name: target.name, ...(target.start ? { start: target.start } : {}) });
   const chromium = options.chromium ?? new WarmChromium();
   try {
-    const app = await BrowserApp.open({ chromium, dir: target.dir, page: target.page, url: target.url, seed: header.seed, tickTimeoutMs: options.tickTimeoutMs ?? 30_000, start: target.start });
-    try {
-      await app.waitForSession();
-      const model = replayModel(header, `browser:${target.name}`, relayAppPath());
-      await runBrowserApp({ spec: { model, options: sessionOptions }, app, batch: options.batch, onFrame: (frame) => void onFrame(frame) });
-    } catch (err) {
-      if (err instanceof ReplayDivergedError) {
-        // The page's state differed first, and the session then followed it: the difference is the answer.
-        if (diverged()) return;
-        throw new Error(`the page could not be replayed open loop: ${err.message}`);
-      }
-      throw err;
-    } finally {
-      await app.close();
-    }
+    const page = { chromium, tickTimeoutMs: options.tickTimeoutMs ?? 30_000 };
+    await replaySession(model, { ...sessionOptions, page, ...(options.batch !== undefined ? { browserBatch: options.batch } : {}) }, onFrame);
   } finally {
     if (!options.chromium) await chromium.close();
   }

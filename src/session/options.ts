@@ -3,7 +3,7 @@
  * layer capture, and the agent that answers `a.agent` steps.
  */
 import type { AgentDecider } from '../actors/agent-protocol.js';
-import type { LayerCapture } from '../browser/host-app.js';
+import type { LayerCapture, PageOptions } from '../browser/host-app.js';
 import type { AgentViews } from './agent-command.js';
 import type { Handedness, RecordOptions } from './spec.js';
 
@@ -22,12 +22,18 @@ export interface SessionOptions {
   browserBatch?: number;
   /** For a browser app: read its XR layer back at the ticks this wants (videos of what the page rendered). */
   layerCapture?: LayerCapture;
+  /**
+   * For a browser app: the browser its page opens in, its time limits and tick channel, and an observer of
+   * every round trip (tools and tests; the defaults are what `xrsim run` uses). Only a stand-in page (`open`)
+   * changes what the frames hold.
+   */
+  page?: PageOptions;
   /** Answers the actor script's `a.agent` steps (docs/TASKS.md, "Agent actors"); none: such a step errors the session. */
   agent?: AgentDecider | null;
 }
 
 /** What {@link createSession} takes besides the spec. */
-export type CreateOptions = Pick<SessionOptions, 'layerCapture'> & {
+export type CreateOptions = Pick<SessionOptions, 'layerCapture' | 'page'> & {
   /** Renders the user's view for an agent command's requests (the session workers give one). */
   agentViews?: AgentViews;
 };

@@ -13,8 +13,7 @@ import { bodyIndexOf } from '../model/references.js';
 import type { SimModel } from '../model/types.js';
 import { initPhysics } from '../physics/world.js';
 import { loadScene } from '../scene/load.js';
-import { buildStreamHeader } from '../stream/header.js';
-import { StreamWriter } from '../stream/writer.js';
+import type { StreamWriter } from '../stream/writer.js';
 import { loadTask } from '../task/load.js';
 import { createTaskValidators } from '../validate/registry.js';
 import { FrameState } from '../validate/frame-state.js';
@@ -40,9 +39,10 @@ import { importActors, type ActorScript } from '../actors/api.js';
 import { userControls, type UserControls } from '../user/user.js';
 import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
-import type { BrowserHostApp, LayerCapture } from '../browser/host-app.js';
+import type { BrowserHostApp, LayerCapture, PageEnd } from '../browser/host-app.js';
 import { browserHost } from './browser-host.js';
 import { FrameStash } from './frame-stash.js';
+import { openRecorder } from './recorder.js';
 import { DEFAULT_BROWSER_BATCH, type CreateOptions, type SessionOptions } from './options.js';
 import type { AgentDecider } from '../actors/agent-protocol.js';
 import { sessionAgent } from './agents.js';
@@ -121,29 +121,7 @@ export class Session {
     const frameState = new FrameState();
     this.validators = createTaskValidators(model, dominantHand, { state: frameState, decode: this.app !== null });
     this.design = this.app ? new DesignObserver(model, frameState) : null;
-    this.recorder = recordOptions
-      ? new StreamWriter(
-          recordOptions.path,
-          buildStreamHeader(model, {
-            seed,
-            dominantHand,
-            // Everything `verify` needs to rebuild this exact model from the embedded sources.
-            spec: {
-              task: model.taskId,
-              scene: model.sceneId,
-              seed,
-              dominantHand,
-              substeps: model.timing.substeps,
-              duration: model.timing.duration,
-              ...(model.sources.programs?.app ? { app: model.sources.programs.app.name } : {}),
-              ...(perturbationSeed !== undefined ? { perturbationSeed } : {}),
-            },
-            encoding: recordOptions.encoding,
-            chunkFrames: recordOptions.chunkFrames,
-            compressionLevel: recordOptions.compressionLevel,
-          }),
-        )
-      : undefined;
+    this.recorder = recordOptions ? openRecorder(model, recordOptions, seed, dominantHand, perturbationSeed) : undefined;
     // Frame 0 is the initial state, before any step.
     this.state.physics.readPoses(this.state.frame.bodyPoses, true);
     this.state.writeUserChannels(true);
@@ -162,7 +140,7 @@ export class Session {
     const importModule = sessionModuleImporter();
     const browserRef = programs?.app && 'host' in programs.app ? programs.app : null;
     let session: Session | undefined;
-    const browser = browserRef ? browserHost(browserRef, () => session?.app, options.layerCapture) : null;
+    const browser = browserRef ? browserHost(browserRef, () => session?.app, options.layerCapture, options.page) : null;
     const app = browser ? browser.module() : programs?.app ? await importApp(programs.app as ModuleRef, importModule) : null;
     const actors = programs?.actors ? await importActors(programs.actors, importModule) : null;
     session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed, options.browserBatch, options.agent ?? null);
@@ -180,6 +158,11 @@ export class Session {
   /** A browser app's bridge: round trips, ticks sent and their time (null without a browser app). */
   get browserStats(): BridgeStats | null {
     return this.browser?.stats ?? null;
+  }
+
+  /** A browser app's page: its status, how its session started, the Playwright page (null without one). */
+  get browserPage(): PageEnd | null {
+    return this.browser?.page ?? null;
   }
 
   /** Current tick. */
@@ -208,7 +191,7 @@ export class Session {
    * their own tick.
    */
   step(): FrameView {
-    if (this.browser) throw new Error('a session with a browser app steps with run(): its page answers asynchronously');
+    if (this.browser) throw new Error('a session with a browser app steps with run() or stepTicks(): its page answers asynchronously');
     this.advance();
     this.commitFrame();
     return this.state.frame;
@@ -243,12 +226,33 @@ export class Session {
     this.onFrame = hooks.onFrame;
     if (this.tick === 0) hooks.onFrame?.(this.state.frame, this);
     try {
-      while (!this.done) {
-        hooks.beforeStep?.(this, this.tick + 1);
+      await this.stepTo(this.model.timing.durationTicks, hooks.beforeStep);
+    } finally {
+      this.onFrame = undefined;
+    }
+    const result = this.finish();
+    await this.browser?.close();
+    return result;
+  }
+
+  /**
+   * Simulates `ticks` ticks (fewer at the end), awaiting the app: how a session whose app is a page is
+   * stepped a part at a time (`XrPage`); a failure closes the session, as in {@link run}.
+   */
+  async stepTicks(ticks: number): Promise<FrameView> {
+    await this.stepTo(Math.min(this.tick + ticks, this.model.timing.durationTicks));
+    return this.state.frame;
+  }
+
+  /** Steps and commits every tick up to `last`, a browser app's in batches where they cannot depend on its answers. */
+  private async stepTo(last: number, beforeStep?: RunHooks['beforeStep']): Promise<void> {
+    try {
+      while (this.tick < last) {
+        beforeStep?.(this, this.tick + 1);
         this.advance();
         if (this.browser) {
           // A hook may look at the session between ticks: it must find it where the frames are.
-          if (!hooks.beforeStep) this.stepAhead();
+          if (!beforeStep) this.stepAhead(last);
           await this.answerBrowser(this.stash.count > 0);
           continue;
         }
@@ -259,12 +263,7 @@ export class Session {
       this.recorder?.abort();
       await this.close();
       throw err;
-    } finally {
-      this.onFrame = undefined;
     }
-    const result = this.finish();
-    await this.browser?.close();
-    return result;
   }
 
   /** Frees the session and closes its page, if it runs a browser app (use it to abandon a session). */
@@ -326,9 +325,9 @@ export class Session {
    * bodies and moves no surface, so nothing else in the kernel depends on it. Each tick's frame is stashed
    * until the page's output for it arrives.
    */
-  private stepAhead(): void {
+  private stepAhead(last: number): void {
     const browser = this.browser!;
-    while (this.stash.count + 1 < this.browserBatch && !this.done && browser.batchable && (this.actors?.quietNextTick(this.actorContext) ?? true)) {
+    while (this.stash.count + 1 < this.browserBatch && this.tick < last && browser.batchable && (this.actors?.quietNextTick(this.actorContext) ?? true)) {
       this.stash.save(this.state.frame);
       this.speculating = true;
       try {
@@ -386,5 +385,5 @@ export async function createSession(input: SessionSpec, options: CreateOptions =
   // Whether a visual validator's view "layer" can be shown is known only with the session's app.
   checkVisualViews(task.spec, task.file, (model.sources.programs?.app as { host?: string } | undefined)?.host === 'browser');
   const agent = sessionAgent(spec, task.spec.agent, model, options.agentViews);
-  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture, agent });
+  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture, page: options.page, agent });
 }

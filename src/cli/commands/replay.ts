@@ -21,7 +21,8 @@ Two modes, named in the output:
   open-loop     the task is absent (the actor script is not where it was recorded: a stream from another
                 machine, a moved task): the recorded inputs are played from the frames themselves; app
                 bodies, anchors and depth hit tests cannot be answered there and show as app errors
-Browser pages run in Debian's Chromium, open loop in batches.
+Browser pages run in Debian's Chromium: re-simulated on the session's closed loop (as recorded), open
+loop in batches.
 
   --app NAME            an app of the stream's task (task.json "apps"): in process, or a browser page
                         (host "browser"); a name both have means the recorded app's host
@@ -32,7 +33,8 @@ Browser pages run in Debian's Chromium, open loop in batches.
                         (default: the task app's "start", else the element a person would press)
   --agent AGENT         who answers the actor's a.agent steps: replay (default: the answers recorded
                         in the stream, without asking again), reference, or a command line
-  --batch N             the most ticks per round trip to a page (default 45)
+  --batch N             the most ticks per round trip to a page (speed only; default 32 re-simulated,
+                        45 open loop)
   --json                print one JSON object { file, app, recordedHost, mode, identical, frames, compared,
                         firstDivergence: { tick, kind, name, recorded, replayed } | null }
 

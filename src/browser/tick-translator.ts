@@ -1,55 +1,43 @@
 /**
- * The in-process side of a browser app: an `AppModule` that turns each tick's `XrFrameLike` (what the
- * in-process host gives apps) into the page's `TickInput`, and applies what the page published (tags,
- * app events, hit-test-source and anchor requests) through the same `AppContext` an in-process app uses.
- *
- * Phase 1: the session steps synchronously, so the page's output of tick N is applied in tick N + 1's
- * `frame` (a one-tick delay). Phase 2 makes the host await the page within the tick (docs/BROWSER.md).
- * `ReplayRelay` (replay-relay.ts) replays a recorded page into a second session without the delay.
+ * Translates between a session and its page, tick by tick, for the closed loop (`host-app.ts`): each tick's
+ * app frame (the in-process host's `XrFrameLike`) becomes the page's `TickInput`, with the page's hit-test
+ * results and the answers to its requests served in this frame; and what the page published in its
+ * `TickOutput` is applied through the same `AppContext` an in-process app uses: its tags (a tag whose extent
+ * or look changed is declared again with it), its app events and its voices (`ctx.audio`), so that the
+ * frames record a page exactly as they record an in-process app. The page's requests (hit-test sources,
+ * anchors) are served from the next frame on, as a browser resolves a request after the frame that made it.
  */
-import type { AppContext, AppModule, AudioVoice, HitTestSource, XrFrameLike, XrInputSource } from '../app/types.js';
+import type { AppContext, AudioVoice, HitTestSource, XrFrameLike, XrInputSource } from '../app/types.js';
 import type { HitTestResult } from '../sensing/hit-test.js';
 import type { AudioRecord, PageError, PageRequest, Replies, TickInput, TickOutput } from './protocol.js';
 import { sourceId, TickEncoder } from './tick-encoder.js';
 
 type TagPose = { position: [number, number, number]; rotation: [number, number, number, number] } | null;
 
-export class BrowserRelay {
+/** A page error and the tick of the page's output that reported it. */
+export type TickedPageError = PageError & { tick: number };
+
+export class TickTranslator {
   private readonly encoder: TickEncoder;
-  private readonly pending: TickOutput[] = [];
-  protected readonly deferred: PageRequest[] = [];
+  /** The page's requests not served yet (served in the next frame, or later while their input source is gone). */
+  private readonly deferred: PageRequest[] = [];
   private readonly hitSources = new Map<number, HitTestSource>();
   private readonly tagPoses = new Map<string, TagPose>();
   /** The page's playing voices (by its numbers) as the session's voices. */
   private readonly voices = new Map<number, AudioVoice>();
-  /** Tick inputs not yet taken by the driver, in order. */
-  readonly inputs: TickInput[] = [];
-  /** Page errors with the tick the page reported them in (phase 2 records them as AppError events). */
-  readonly errors: (PageError & { tick: number })[] = [];
-  /** For each page output (by its tick), the session tick whose frame applied it and served its requests. */
-  readonly appliedAt = new Map<number, number>();
+  /** Errors of the output being applied that are the page's doing in the session (past the voice limit). */
+  private readonly sessionErrors: TickedPageError[] = [];
 
-  constructor(dt: number) {
+  /**
+   * @param dt the session's tick length, seconds
+   * @param onError receives each page error, after the state of the output that reported it was applied
+   */
+  constructor(dt: number, private readonly onError: (error: TickedPageError) => void) {
     this.encoder = new TickEncoder(dt);
   }
 
-  /** The app module to run in an in-process session in place of the app. */
-  module(): AppModule {
-    return { frame: (xr, ctx) => this.frame(xr, ctx) };
-  }
-
-  /** Hands the page's outputs over; they are applied at the next frame. */
-  accept(outputs: TickOutput[]): void {
-    this.pending.push(...outputs);
-  }
-
-  /** Takes the tick inputs produced so far. */
-  take(): TickInput[] {
-    return this.inputs.splice(0);
-  }
-
-  private frame(xr: XrFrameLike, ctx: AppContext): void {
-    this.receive(xr, ctx);
+  /** Serves the requests that are due in this frame and encodes the tick's input for the page. */
+  encode(xr: XrFrameLike, ctx: AppContext): TickInput {
     const replies: Required<Replies> = { hitTestSources: [], anchors: [] };
     const waiting: PageRequest[] = [];
     for (const request of this.deferred.splice(0)) {
@@ -57,38 +45,20 @@ export class BrowserRelay {
     }
     this.deferred.push(...waiting);
     const hits: [number, HitTestResult[]][] = [...this.hitSources].map(([id, source]) => [id, xr.getHitTestResults(source)]);
-    this.deliver(this.encoder.encode(xr, { hits, replies }), ctx);
-  }
-
-  /** Takes in the page outputs that arrived since the last frame: state now, requests to serve. */
-  protected receive(xr: XrFrameLike, ctx: AppContext): void {
-    this.apply(this.pending.splice(0), xr.tick, ctx);
+    return this.encoder.encode(xr, { hits, replies });
   }
 
   /**
-   * Applies page outputs in the frame of session tick `tick`: their state now, their requests from the next
-   * frame on (as a browser resolves a request after the frame that made it). The closed loop calls this in
-   * the tick the output belongs to.
+   * Applies the page's output in the frame of the tick it belongs to: its tags, app events and voices now,
+   * then its errors; its requests are kept for the next frame.
    */
-  apply(outputs: TickOutput[], tick: number, ctx: AppContext): void {
-    for (const output of outputs) {
-      this.appliedAt.set(output.k, tick);
-      for (const error of output.errors) this.errors.push({ ...error, tick: output.k });
-      this.applyState(output, ctx);
-      this.deferred.push(...output.requests);
-    }
-  }
-
-  /** Hands this tick's input on (the driver sends it to the page). */
-  protected deliver(input: TickInput, _ctx: AppContext): void {
-    this.inputs.push(input);
-  }
-
-  /** Publishes what the page published: its tags, its app events and what its voices did. */
-  protected applyState(output: TickOutput, ctx: AppContext): void {
+  apply(output: TickOutput, ctx: AppContext): void {
     this.applyTags(output.tags, output.extents, ctx);
     for (const [name, data] of output.events) ctx.emit(name, data ?? undefined);
     for (const record of output.audio ?? []) this.applyAudio(record, ctx, output.k);
+    for (const error of output.errors) this.onError({ ...error, tick: output.k });
+    for (const error of this.sessionErrors.splice(0)) this.onError(error);
+    this.deferred.push(...output.requests);
   }
 
   /** Plays the page's voices through `ctx.audio`, so they are recorded as an in-process app's are. */
@@ -106,7 +76,7 @@ export class BrowserRelay {
       }
     } catch (error) {
       // Past the voice limit: the page's mistake, as it would be an in-process app's.
-      this.errors.push({ kind: 'exception', message: error instanceof Error ? error.message : String(error), stack: '', tick });
+      this.sessionErrors.push({ kind: 'exception', message: error instanceof Error ? error.message : String(error), stack: '', tick });
     }
   }
 
