@@ -18,6 +18,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+import { EagerCodeCache } from './eager-code-cache.js';
 
 /** The suffix of a fresh instance's identifier (in stack traces; `sanitizeStack` removes it). */
 export const INSTANCE_SUFFIX = '?xrsim-instance=';
@@ -61,6 +62,8 @@ const packageTypes = new Map<string, 'module' | 'commonjs'>();
 /** Shared modules (packages, built-ins) wrapped once per process and linked into every session's graph. */
 const sharedModules = new Map<string, Promise<VmModule>>();
 let instantiated = 0;
+/** Whole-file code caches (`eager-code-cache.ts`), made from a throwaway instance that is never evaluated. */
+const eagerCaches = new EagerCodeCache((source, identifier) => new api.SourceTextModule!(source, { identifier }));
 
 /** How many program modules have been instantiated fresh in this process (workers check hygiene after sessions that ran any). */
 export function freshModuleCount(): number {
@@ -90,9 +93,8 @@ function freshImporter(): ModuleImporter {
     const path = fileURLToPath(url);
     const entry = readSource(path);
     instantiated++;
-    const module = new api.SourceTextModule!(entry.source, {
+    const options = {
       identifier: `${url}${INSTANCE_SUFFIX}${instantiated}`,
-      cachedData: entry.cachedData,
       initializeImportMeta(meta: Record<string, unknown>) {
         meta.url = url;
         meta.filename = path;
@@ -105,8 +107,18 @@ function freshImporter(): ModuleImporter {
         await linkAndEvaluate(imported);
         return imported;
       },
-    });
-    entry.cachedData ??= module.createCachedData();
+    };
+    let module: SourceTextModule;
+    try {
+      module = new api.SourceTextModule!(entry.source, { ...options, cachedData: entry.cachedData });
+    } catch (err) {
+      // A whole-file cache this V8 will not take: compile without it, and make only top-level caches from now on.
+      if ((err as { code?: string }).code !== 'ERR_VM_MODULE_CACHED_DATA_REJECTED') throw err;
+      eagerCaches.reject();
+      entry.cachedData = undefined;
+      module = new api.SourceTextModule!(entry.source, options);
+    }
+    entry.cachedData ??= eagerCaches.make(entry.source, `${url}?xrsim-code-cache`, module.createCachedData());
     return module;
   };
 
