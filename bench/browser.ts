@@ -2,8 +2,13 @@
  * Browser benchmark: `npm run bench -- browser [--json]`. In the warm Debian Chromium:
  * - closed_loop_ticks_per_s: a session of xr/pinch-spawn-ball whose app is the three.js pinch page (what
  *   `xrsim run --app DIR` and sweeps run), one tick per round trip (`browserBatch: 1`), the page's output of
- *   each tick in that tick; ticks over the page's loopback socket (the same sessions over DevTools, the
- *   fallback channel, are in `details.closedDevTools`, with the same hash);
+ *   each tick in that tick, the next round trip sent while the page runs this one where it cannot depend on
+ *   the answer (`browserInFlight` 2, the default); ticks over the page's loopback socket (the same sessions
+ *   over DevTools, the fallback channel, are in `details.closedDevTools`, with the same hash; in lockstep,
+ *   `browserInFlight: 1`, in `details.closedLockstep`);
+ * - closed_loop_tick_vs_page_frame: a closed-loop tick's wall time ÷ the page's own frame: the same page
+ *   running the same session's recorded ticks back to back inside the page, no round trips (the shim's own
+ *   timing of its ticks, `details.pageFrame`), in the same run;
  * - batched_ticks_per_s: the same session as sessions run it by default, batching the ticks that cannot
  *   depend on the page's answers (up to 32 a round trip); the same hash (checked here too);
  * - shim_frame_overhead: round trip of a minimal shimmed XR frame (viewer pose and 50 joint reads, both
@@ -50,6 +55,9 @@ export async function browserBenchmark(progress: (line: string) => void) {
     progress(`session start ${starts.map((s) => s.toFixed(2)).join(', ')} s`);
 
     const closed = await sessionRun(1);
+    const closedLockstep = await sessionRun(1, 1);
+    progress(`closed loop in lockstep ${closedLockstep.ticksPerS.toFixed(0)} ticks/s`);
+    if (closedLockstep.hash !== closed.hash) throw new Error(`pipelined and lockstep sessions differ: ${closed.hash} against ${closedLockstep.hash}`);
     progress(`closed loop (a session running the page, one tick per round trip) ${closed.ticksPerS.toFixed(0)} ticks/s (${closed.socketRoundTrips} of ${closed.roundTrips} round trips over the page's socket)`);
     // The same sessions with every tick over DevTools (the fallback channel), for comparison in one run.
     const closedDevTools = await withTickChannel('devtools', () => sessionRun(1));
@@ -74,6 +82,8 @@ export async function browserBenchmark(progress: (line: string) => void) {
       await app.close();
       return { ms, inPageMs: inPage.ms / inPage.ticks };
     };
+    const pageFrame = await pageOwnFrame(open, inputs);
+    progress(`the pinch page's own frame ${pageFrame.ms.toFixed(3)} ms (its ticks back to back in the page)`);
     const emptyFrame = await roundTrip(pages('empty'), false);
     const xrFrame = await roundTrip(pages('xr-minimal'), true);
     progress(`round trip: empty page frame ${emptyFrame.ms.toFixed(2)} ms, shimmed XR frame ${xrFrame.ms.toFixed(2)} ms`);
@@ -82,9 +92,10 @@ export async function browserBenchmark(progress: (line: string) => void) {
     progress(`in the page: shim ${inPage.shim.toFixed(3)} ms a frame, IWER ${inPage.iwer === null ? 'n/a' : inPage.iwer.toFixed(3)} ms a frame`);
 
     return {
-      details: { sessionStartS: starts, closed, closedDevTools, batched, emptyFrame, xrFrame, inPage, loadAverage1Min: round(loadavg()[0], 2) },
+      details: { sessionStartS: starts, closed, closedLockstep, closedDevTools, batched, pageFrame, lockstepTickVsPageFrame: round(1000 / closedLockstep.ticksPerS / pageFrame.ms, 2), closedTickVsShimFrame: round(1000 / closed.ticksPerS / inPage.shim, 2), emptyFrame, xrFrame, inPage, loadAverage1Min: round(loadavg()[0], 2) },
       summary: {
         closed_loop_ticks_per_s: round(closed.ticksPerS),
+        closed_loop_tick_vs_page_frame: round(1000 / closed.ticksPerS / pageFrame.ms, 2),
         batched_ticks_per_s: round(batched.ticksPerS),
         shim_frame_overhead: round(xrFrame.ms / emptyFrame.ms, 2),
         session_start_s: round(starts[1], 2),
@@ -105,12 +116,13 @@ export async function browserBenchmark(progress: (line: string) => void) {
  */
 async function sessionRun(
   browserBatch: number | undefined,
+  browserInFlight?: number,
 ): Promise<{ ticksPerS: number; ticks: number; seconds: number; roundTrips: number; socketRoundTrips: number; hash: string; trialsTicksPerS: number[] }> {
   try {
     await createSession({ ...PINCH_SPEC, duration: 0.1, app: PINCH_PAGE }).then((s) => s.run()); // warm up
     const trials = [];
     for (let trial = 0; trial < SESSION_TRIALS; trial++) {
-      const session = await createSession({ ...PINCH_SPEC, app: PINCH_PAGE, ...(browserBatch ? { browserBatch } : {}) });
+      const session = await createSession({ ...PINCH_SPEC, app: PINCH_PAGE, ...(browserBatch ? { browserBatch } : {}), ...(browserInFlight ? { browserInFlight } : {}) });
       const started = performance.now();
       const result = await session.run();
       const seconds = (performance.now() - started) / 1000;
@@ -124,6 +136,30 @@ async function sessionRun(
   } finally {
     await closeSharedChromium();
   }
+}
+
+/**
+ * The pinch page's own frame: after its session started, the recorded session's ticks run back to back in
+ * the page in one call (no round trip between them); the shim's real time per tick (decoding, the XR frame
+ * with three.js's drawing, collecting the output). Median of 3 pages.
+ */
+async function pageOwnFrame(open: (dir: string) => Promise<BrowserApp>, inputs: TickInput[]): Promise<{ ms: number; trials: number[] }> {
+  const trials: number[] = [];
+  for (let trial = 0; trial < 3; trial++) {
+    const app = await open(PINCH_PAGE);
+    try {
+      await app.waitForSession();
+      await app.tick(inputs.slice(0, 30));
+      const before = await app.page.evaluate<{ ticks: number; ms: number }>('window.__xrsimHost.stats()');
+      await app.tick(inputs.slice(30));
+      const after = await app.page.evaluate<{ ticks: number; ms: number }>('window.__xrsimHost.stats()');
+      trials.push((after.ms - before.ms) / (after.ticks - before.ticks));
+    } finally {
+      await app.close();
+    }
+  }
+  const sorted = [...trials].sort((a, b) => a - b);
+  return { ms: round(sorted[1], 3), trials: trials.map((t) => round(t, 3)) };
 }
 
 /** Runs `work` with `XRSIM_TICK_CHANNEL` set (sessions open their pages with the environment's channel). */

@@ -1,6 +1,7 @@
 /**
- * Batched browser sessions: a session sends several ticks per round trip only while nothing in them can
- * depend on the page's answers, and its results are bit-identical to one tick per round trip.
+ * Batched and pipelined browser sessions: a session sends several ticks per round trip, and sends the next
+ * round trips before the answers come, only while nothing in them can depend on the page's answers, and its
+ * results are bit-identical to one tick per round trip in lockstep.
  *
  * The first part checks the actor side's declarations without a browser: whenever the runner says its next
  * tick is quiet, that tick's update keeps running and reads no app state. The second runs the suite's
@@ -93,6 +94,12 @@ describe('quiet actor steps (the actor side of batching)', () => {
     expect(() => normalizeSpec({ task: 'xr/poke-button', seed: 1, browserBatch: 0 })).toThrow(/browserBatch/);
     expect(() => normalizeSpec({ task: 'xr/poke-button', seed: 1, browserBatch: 2.5 })).toThrow(/\$\.browserBatch/);
   });
+
+  it('the session spec takes browserInFlight from 1 to 8 and names it when wrong', () => {
+    expect(normalizeSpec({ task: 'xr/poke-button', seed: 1, browserInFlight: 1 }).browserInFlight).toBe(1);
+    expect(() => normalizeSpec({ task: 'xr/poke-button', seed: 1, browserInFlight: 0 })).toThrow(/\$\.browserInFlight/);
+    expect(() => normalizeSpec({ task: 'xr/poke-button', seed: 1, browserInFlight: 9 })).toThrow(/browserInFlight must be an integer from 1 to 8/);
+  });
 });
 
 interface Run {
@@ -101,8 +108,8 @@ interface Run {
   ticks: number;
 }
 
-async function run(task: string, app: string, seed: number, browserBatch?: number): Promise<Run> {
-  const session = await createSession({ task, app, seed, ...(browserBatch ? { browserBatch } : {}) });
+async function run(task: string, app: string, seed: number, browserBatch?: number, browserInFlight?: number): Promise<Run> {
+  const session = await createSession({ task, app, seed, ...(browserBatch ? { browserBatch } : {}), ...(browserInFlight ? { browserInFlight } : {}) });
   const result = await session.run();
   const stats = session.browserStats!;
   return { result, roundTrips: stats.roundTrips, ticks: stats.ticks };
@@ -118,10 +125,14 @@ describe.skipIf(SKIP_SYSTEM)('batched browser sessions in Chromium (system test)
     ['xr/depth-bounce', 'web-reference', 5],
     ['xr/poke-button', 'web-reference', 2],
     ['xr/pinch-spawn-ball', 'web-any-hand-release', 4],
-  ])('%s %s: the same hash and milestones batched and one tick per round trip, in fewer round trips', async (task, app, seed) => {
-    const single = await run(task, app, seed, 1);
+  ])('%s %s: the same hash and milestones batched, pipelined and in lockstep, in fewer round trips', async (task, app, seed) => {
+    const single = await run(task, app, seed, 1, 1);
+    const pipelined = await run(task, app, seed, 1);
     const batched = await run(task, app, seed);
     expect(single.roundTrips).toBe(single.ticks);
+    expect(pipelined.roundTrips).toBe(pipelined.ticks);
+    expect(pipelined.result.hash).toBe(single.result.hash);
+    expect(pipelined.result.milestones).toEqual(single.result.milestones);
     expect(batched.result.hash).toBe(single.result.hash);
     expect(batched.result.milestones).toEqual(single.result.milestones);
     expect(batched.result.appErrors).toBe(single.result.appErrors);
@@ -131,7 +142,7 @@ describe.skipIf(SKIP_SYSTEM)('batched browser sessions in Chromium (system test)
   }, 300_000);
 
   it('refuses to batch a page that asks the host for hit tests and anchors: one tick per round trip, the same hash', async () => {
-    const single = await run('xr/place-on-detected-plane', 'web-reference', 3, 1);
+    const single = await run('xr/place-on-detected-plane', 'web-reference', 3, 1, 1);
     const batched = await run('xr/place-on-detected-plane', 'web-reference', 3, 64);
     expect(batched.roundTrips).toBe(batched.ticks);
     expect(batched.result.hash).toBe(single.result.hash);

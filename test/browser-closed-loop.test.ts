@@ -2,7 +2,8 @@
  * The closed loop without a browser: a scripted stand-in for the page answers each tick (`PageOptions.open`),
  * so these tests pin down the loop itself. The page's output of tick N is the app state of tick N, whatever
  * the batch size; and a page whose published state steers the actors is fed back: the actors see where its
- * tag moved, with the same frames and hash batched or not.
+ * tag moved, with the same frames and hash batched or not, pipelined (several round trips outstanding) or in
+ * lockstep.
  */
 import { describe, expect, it } from 'vitest';
 import type { PageEnd } from '../src/browser/host-app.js';
@@ -16,6 +17,9 @@ function scriptedPage(buttonAt: (tick: number) => number[]) {
   const status: PageStatus = { session: 'running', frameReady: true, requests: false, bridge: 'none', start: { mode: 'immersive-vr', activation: false } };
   const page = {
     batches: [] as number[],
+    /** Round trips asked for and not yet answered, now and at most. */
+    outstanding: 0,
+    mostOutstanding: 0,
     seen: [] as number[],
     inputs: [] as TickInput[],
     status,
@@ -26,6 +30,10 @@ function scriptedPage(buttonAt: (tick: number) => number[]) {
     async tick(batch: TickInput[]): Promise<TickOutput[]> {
       page.batches.push(batch.length);
       page.stats.roundTrips++;
+      page.mostOutstanding = Math.max(page.mostOutstanding, ++page.outstanding);
+      // Answer a turn later, as a real page does: a pipelined session sends on meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
+      page.outstanding--;
       return batch.map((input) => {
         page.seen.push(input.k);
         page.inputs.push(input);
@@ -46,9 +54,9 @@ function scriptedPage(buttonAt: (tick: number) => number[]) {
 type ScriptedPage = ReturnType<typeof scriptedPage>;
 
 /** A poke-button session whose page is `page` (the task's page entry, opened as the stand-in). */
-async function runScripted(page: ScriptedPage, browserBatch: number) {
+async function runScripted(page: ScriptedPage, browserBatch: number, browserInFlight?: number) {
   const session = await createSession(
-    { task: 'xr/poke-button', seed: 2, dominantHand: 'right', app: 'web-reference', browserBatch },
+    { task: 'xr/poke-button', seed: 2, dominantHand: 'right', app: 'web-reference', browserBatch, ...(browserInFlight ? { browserInFlight } : {}) },
     { page: { chromium: { browser: () => Promise.reject(new Error('no browser in this test')) }, open: async () => page as unknown as PageEnd } },
   );
   return session.run();
@@ -100,5 +108,24 @@ describe('the closed loop with a scripted page', () => {
     expect(batched.page.inputs).toEqual(one.page.inputs);
     expect(batched.result.hash).toBe(one.result.hash);
     expect(batched.page.batches.length).toBeLessThan(one.page.batches.length);
+  });
+
+  it('pipelines round trips only where the ticks cannot depend on the answers, with the frames of a lockstep run', async () => {
+    const moving = (k: number) => [0.2 + 0.002 * k, 0.9, -2.3, 0, 0, 0, 1];
+    const lockstep = scriptedPage(moving);
+    const reference = await runScripted(lockstep, 1, 1);
+    expect(lockstep.mostOutstanding).toBe(1);
+    for (const [batch, inFlight] of [[1, 2], [1, 4], [8, 2], [32, 3]]) {
+      const page = scriptedPage(moving);
+      const result = await runScripted(page, batch, inFlight);
+      const label = `batch ${batch}, ${inFlight} in flight`;
+      // The page saw the same inputs in the same order: nothing it answered reached a tick sent before.
+      expect(page.inputs, label).toEqual(lockstep.inputs);
+      expect(result.hash, label).toBe(reference.hash);
+      expect(result.milestones, label).toEqual(reference.milestones);
+      // Round trips did overlap, never more than allowed (a batch of 32 meets the tag-following steps sooner).
+      expect(page.mostOutstanding, label).toBeLessThanOrEqual(inFlight);
+      expect(page.mostOutstanding, label).toBeGreaterThanOrEqual(batch === 1 ? inFlight : 2);
+    }
   });
 });

@@ -103,6 +103,11 @@ export class BrowserHostApp {
     };
   }
 
+  /** Whether the page's layer is read back at some ticks (the images are taken in tick order, one round trip at a time). */
+  get capturing(): boolean {
+    return this.options.capture !== undefined;
+  }
+
   /** Round-trip statistics of the page's bridge (null before it opened). */
   get stats() {
     return this.app?.stats ?? null;

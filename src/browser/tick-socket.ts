@@ -9,8 +9,10 @@
  *   anything else is refused with 403/404.
  * - One connection at a time: a second one is refused while the first is open (a page script that somehow
  *   learnt the token still cannot take over or add a channel).
- * - The host speaks first and waits: a request is one text message (the `TickInput[]` JSON), its answer
- *   the page's next text message. A message the host did not ask for closes the connection.
+ * - The host speaks first: a request is one text message (the `TickInput[]` JSON), its answer the page's
+ *   next text message. The host may send the next requests before the answers come (a pipelined session):
+ *   the page answers in order, so answers go to requests first in, first out. A message the host did not
+ *   ask for closes the connection.
  *
  * Only text frames, client frames masked (RFC 6455); no extensions (none is accepted in the handshake).
  */
@@ -32,7 +34,8 @@ export class TickSocketClosedError extends Error {
 
 export class TickSocket {
   private socket: Socket | null = null;
-  private pending: { resolve(text: string): void; reject(error: Error): void } | null = null;
+  /** Requests waiting for their answers, oldest first. */
+  private pending: { resolve(text: string): void; reject(error: Error): void }[] = [];
   /** Set once a connection has opened; `onConnect` waiters. */
   private waiters: (() => void)[] = [];
 
@@ -81,9 +84,8 @@ export class TickSocket {
   request(text: string): Promise<string> {
     const socket = this.socket;
     if (!socket) return Promise.reject(new TickSocketClosedError());
-    if (this.pending) return Promise.reject(new Error('tick socket: a request is already waiting for its answer'));
     return new Promise<string>((resolve, reject) => {
-      this.pending = { resolve, reject };
+      this.pending.push({ resolve, reject });
       socket.write(frame(Buffer.from(text, 'utf8')));
     });
   }
@@ -103,10 +105,8 @@ export class TickSocket {
         for (const message of reader.push(chunk)) {
           if (message.op === 0x9) socket.write(frame(message.payload, 0xa)); // ping: pong
           else if (message.op === 0x8) return this.drop(socket);
-          else if (message.op === 0x1 && this.pending) {
-            const { resolve } = this.pending;
-            this.pending = null;
-            resolve(message.payload.toString('utf8'));
+          else if (message.op === 0x1 && this.pending.length > 0) {
+            this.pending.shift()!.resolve(message.payload.toString('utf8'));
           } else if (message.op !== 0xa) return this.drop(socket); // unasked for, or binary
         }
       } catch {
@@ -127,9 +127,7 @@ export class TickSocket {
     }
     this.socket = null;
     socket.destroy();
-    const pending = this.pending;
-    this.pending = null;
-    pending?.reject(new TickSocketClosedError());
+    for (const pending of this.pending.splice(0)) pending.reject(new TickSocketClosedError());
   }
 }
 

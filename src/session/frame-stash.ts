@@ -1,5 +1,5 @@
 /**
- * Copies of whole frames, kept while a batched session steps ahead of its browser page (session.ts): each
+ * Copies of whole frames, kept while a session steps ahead of its browser page (browser-stepper.ts): each
  * tick's frame is saved after the kernel produced it and restored, exactly, when the page's output for it
  * arrives and the frame commits. Slots are allocated once and reused, batch after batch.
  */
@@ -55,6 +55,20 @@ export class FrameStash {
       frame.depthWords.set(slot.depthWords);
       frame.depthStamp.set(slot.depthStamp);
     }
+  }
+
+  /**
+   * Forgets the oldest `count` frames and keeps the `kept` after them, now first (a pipelined session has
+   * committed the oldest). The slots are rotated, not reallocated.
+   */
+  dropOldest(count: number, kept: number): void {
+    const slots = this.slots;
+    for (let round = 0; round < count; round++) {
+      const first = slots[0];
+      for (let i = 1; i < slots.length; i++) slots[i - 1] = slots[i];
+      slots[slots.length - 1] = first;
+    }
+    this.count = kept;
   }
 
   clear(): void {

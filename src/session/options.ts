@@ -20,6 +20,12 @@ export interface SessionOptions {
    * bit-identical whatever the value (docs/BROWSER.md, "Batched sessions").
    */
   browserBatch?: number;
+  /**
+   * A browser app's round trips outstanding at most (default {@link DEFAULT_BROWSER_IN_FLIGHT}; 1: the
+   * session waits for each answer before stepping on). Speed only, like `browserBatch`: the kernel steps the
+   * next ticks while the page runs the earlier ones only where they cannot depend on its answers.
+   */
+  browserInFlight?: number;
   /** For a browser app: read its XR layer back at the ticks this wants (videos of what the page rendered). */
   layerCapture?: LayerCapture;
   /**
@@ -40,3 +46,6 @@ export type CreateOptions = Pick<SessionOptions, 'layerCapture' | 'page'> & {
 
 /** A browser app's ticks per round trip at most, by default. */
 export const DEFAULT_BROWSER_BATCH = 32;
+
+/** A browser app's round trips outstanding at most, by default: the kernel and the page each have a core. */
+export const DEFAULT_BROWSER_IN_FLIGHT = 2;

@@ -41,14 +41,14 @@ import { loadHandModel } from '../hand/hand-model.js';
 import { validateSensingOptions, validateUserOptions } from '../task/load.js';
 import type { BrowserHostApp, LayerCapture, PageEnd } from '../browser/host-app.js';
 import { browserHost } from './browser-host.js';
-import { FrameStash } from './frame-stash.js';
+import { BrowserStepper } from './browser-stepper.js';
 import { openRecorder } from './recorder.js';
-import { DEFAULT_BROWSER_BATCH, type CreateOptions, type SessionOptions } from './options.js';
+import { DEFAULT_BROWSER_BATCH, DEFAULT_BROWSER_IN_FLIGHT, type CreateOptions, type SessionOptions } from './options.js';
 import type { AgentDecider } from '../actors/agent-protocol.js';
 import { sessionAgent } from './agents.js';
 import type { BridgeStats } from '../browser/browser-app.js';
 
-export { DEFAULT_BROWSER_BATCH, type CreateOptions, type SessionOptions } from './options.js';
+export { DEFAULT_BROWSER_BATCH, DEFAULT_BROWSER_IN_FLIGHT, type CreateOptions, type SessionOptions } from './options.js';
 
 /** Hooks for {@link Session.run}. */
 export interface RunHooks {
@@ -84,10 +84,8 @@ export class Session {
   private readonly browser: BrowserHostApp | null;
   private finished = false;
   private disposed = false;
-  /** A browser app's ticks per round trip at most. */
-  private readonly browserBatch: number;
-  /** Frames of a batch stepped ahead of the page, waiting for its answers. */
-  private readonly stash = new FrameStash();
+  /** Steps a browser app's ticks, batched and pipelined where they cannot depend on its answers. */
+  private readonly browserStepper: BrowserStepper | null;
   /** True while the session steps a tick ahead of the page's answers to earlier ones. */
   private speculating = false;
   /** What an actor read from the app while speculating (a quiet declaration that was wrong), or null. */
@@ -101,11 +99,10 @@ export class Session {
     private readonly recordOptions: RecordOptions | undefined,
     programs: { app: AppModule | null; actors: ActorScript | null; browser: BrowserHostApp | null },
     readonly perturbationSeed?: number,
-    browserBatch = DEFAULT_BROWSER_BATCH,
+    browser: { batch?: number; inFlight?: number } = {},
     agent: AgentDecider | null = null,
   ) {
     this.browser = programs.browser;
-    this.browserBatch = browserBatch;
     this.state = new SimState(rapier, model, seed, dominantHand, perturbationSeed);
     this.user = userControls(this.state.user);
     this.sensing = this.state.sensing;
@@ -122,6 +119,7 @@ export class Session {
     this.validators = createTaskValidators(model, dominantHand, { state: frameState, decode: this.app !== null });
     this.design = this.app ? new DesignObserver(model, frameState) : null;
     this.recorder = recordOptions ? openRecorder(model, recordOptions, seed, dominantHand, perturbationSeed) : undefined;
+    this.browserStepper = programs.browser ? this.stepperFor(programs.browser, browser.batch ?? DEFAULT_BROWSER_BATCH, browser.inFlight ?? DEFAULT_BROWSER_IN_FLIGHT) : null;
     // Frame 0 is the initial state, before any step.
     this.state.physics.readPoses(this.state.frame.bodyPoses, true);
     this.state.writeUserChannels(true);
@@ -143,10 +141,10 @@ export class Session {
     const browser = browserRef ? browserHost(browserRef, () => session?.app, options.layerCapture, options.page) : null;
     const app = browser ? browser.module() : programs?.app ? await importApp(programs.app as ModuleRef, importModule) : null;
     const actors = programs?.actors ? await importActors(programs.actors, importModule) : null;
-    session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed, options.browserBatch, options.agent ?? null);
+    session = new Session(rapier, model, options.seed, options.dominantHand ?? 'right', options.record, { app, actors, browser }, options.perturbationSeed, { batch: options.browserBatch, inFlight: options.browserInFlight }, options.agent ?? null);
     try {
-      if (session.app?.awaiting) await session.app.settle(session.state.frame);
-      if (browser) await session.answerBrowser(false); // commits frame 0 with the page's output
+      if (browser) await session.browserStepper!.answerCurrent(); // commits frame 0 with the page's output
+      else if (session.app?.awaiting) await session.app.settle(session.state.frame);
     } catch (err) {
       await session.close();
       throw err;
@@ -244,18 +242,17 @@ export class Session {
     return this.state.frame;
   }
 
-  /** Steps and commits every tick up to `last`, a browser app's in batches where they cannot depend on its answers. */
+  /** Steps and commits every tick up to `last`, a browser app's batched and pipelined where they cannot depend on its answers. */
   private async stepTo(last: number, beforeStep?: RunHooks['beforeStep']): Promise<void> {
     try {
+      if (this.browserStepper) {
+        // A hook may look at the session between ticks: it must find it where the frames are.
+        await this.browserStepper.stepTo(last, beforeStep !== undefined, beforeStep && ((next) => beforeStep(this, next)));
+        return;
+      }
       while (this.tick < last) {
         beforeStep?.(this, this.tick + 1);
         this.advance();
-        if (this.browser) {
-          // A hook may look at the session between ticks: it must find it where the frames are.
-          if (!beforeStep) this.stepAhead(last);
-          await this.answerBrowser(this.stash.count > 0);
-          continue;
-        }
         if (this.app?.awaiting) await this.app.settle(this.state.frame);
         this.commitFrame();
       }
@@ -318,43 +315,42 @@ export class Session {
     this.state.physics.free();
   }
 
-  /**
-   * Batching a browser app's ticks: after a tick the page has not answered yet, steps on while the next
-   * tick cannot depend on the page's answers: the page asks the host for nothing (`BrowserHostApp.batchable`),
-   * and the actor script's next tick reads no app state (`ActorRunner.quietNextTick`). A browser app adds no
-   * bodies and moves no surface, so nothing else in the kernel depends on it. Each tick's frame is stashed
-   * until the page's output for it arrives.
-   */
-  private stepAhead(last: number): void {
-    const browser = this.browser!;
-    while (this.stash.count + 1 < this.browserBatch && this.tick < last && browser.batchable && (this.actors?.quietNextTick(this.actorContext) ?? true)) {
-      this.stash.save(this.state.frame);
-      this.speculating = true;
-      try {
-        this.advance();
-      } finally {
-        this.speculating = false;
-      }
-      if (this.feedbackRead) {
-        throw new Error(`an actor step declared quiet read the app's ${this.feedbackRead} at tick ${this.tick}, while the session batched a browser app's ticks (please report this; browserBatch: 1 avoids it)`);
-      }
-    }
+  /** The browser stepper's view of this session: stepping ahead of the page is checked, committing applies its output. */
+  private stepperFor(browser: BrowserHostApp, batch: number, inFlight: number): BrowserStepper {
+    const state = this.state;
+    return new BrowserStepper(
+      {
+        frame: state.frame,
+        tick: () => state.tick,
+        advance: (ahead) => (ahead ? this.advanceAhead() : this.advance()),
+        quietNextTick: () => this.actors?.quietNextTick(this.actorContext) ?? true,
+        settle: () => (this.app?.awaiting ? this.app.settle(state.frame) : undefined),
+        commit: (output) => {
+          this.app!.applyBridged(state.frame, () => browser.apply(output));
+          this.commitFrame();
+        },
+      },
+      browser,
+      batch,
+      inFlight,
+    );
   }
 
   /**
-   * Sends the ticks stepped since the last answer to the page in one round trip, then commits each tick's
-   * frame with the page's output for it (`stashed`: the frames of all but the last were stashed).
+   * Steps a tick while earlier ones still wait for the page's answers. The stepper does so only when the
+   * actor script declared the tick quiet (`ActorRunner.quietNextTick`); an actor that reads the app's state
+   * anyway would read stale state, so that is refused.
    */
-  private async answerBrowser(stashed: boolean): Promise<void> {
-    if (this.app?.awaiting) await this.app.settle(this.state.frame);
-    const outputs = await this.browser!.exchange();
-    if (stashed) this.stash.save(this.state.frame);
-    for (let i = 0; i < outputs.length; i++) {
-      if (stashed) this.stash.restore(i, this.state.frame);
-      this.app!.applyBridged(this.state.frame, () => this.browser!.apply(outputs[i]));
-      this.commitFrame();
+  private advanceAhead(): void {
+    this.speculating = true;
+    try {
+      this.advance();
+    } finally {
+      this.speculating = false;
     }
-    this.stash.clear();
+    if (this.feedbackRead) {
+      throw new Error(`an actor step declared quiet read the app's ${this.feedbackRead} at tick ${this.tick}, while the session stepped ahead of a browser app's answers (please report this; browserBatch: 1 and browserInFlight: 1 avoid it)`);
+    }
   }
 
   private commitFrame(): void {
@@ -385,5 +381,5 @@ export async function createSession(input: SessionSpec, options: CreateOptions =
   // Whether a visual validator's view "layer" can be shown is known only with the session's app.
   checkVisualViews(task.spec, task.file, (model.sources.programs?.app as { host?: string } | undefined)?.host === 'browser');
   const agent = sessionAgent(spec, task.spec.agent, model, options.agentViews);
-  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, layerCapture: options.layerCapture, page: options.page, agent });
+  return Session.create(model, { seed: spec.seed, perturbationSeed: spec.perturbationSeed, dominantHand: spec.dominantHand, record: spec.record, browserBatch: spec.browserBatch, browserInFlight: spec.browserInFlight, layerCapture: options.layerCapture, page: options.page, agent });
 }

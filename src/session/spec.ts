@@ -80,6 +80,11 @@ export interface SessionSpec {
    * bit-identical whatever it is (the session batches only ticks that cannot depend on the page's answers).
    */
   browserBatch?: number;
+  /**
+   * A browser app's round trips outstanding at most (default 2; 1: the session waits for each answer before
+   * stepping on). Speed only, like `browserBatch`.
+   */
+  browserInFlight?: number;
 }
 
 /** How `visual` milestones are judged. */
@@ -103,7 +108,7 @@ export interface DesignJudgeOptions {
 }
 
 const SPEC_FILE = '<session spec>';
-const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'perturbationSeed', 'record', 'judge', 'designJudge', 'browserBatch', 'agent', 'agentDir']);
+const KNOWN_KEYS = new Set(['task', 'scene', 'seed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'perturbationSeed', 'record', 'judge', 'designJudge', 'browserBatch', 'browserInFlight', 'agent', 'agentDir']);
 
 /** Checks a spec's shape and fills defaults. Throws {@link XrsimInputError} naming the offending field. */
 export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task' | 'seed' | 'dominantHand'>> & SessionSpec {
@@ -153,6 +158,9 @@ export function normalizeSpec(input: unknown): Required<Pick<SessionSpec, 'task'
   if (spec.agentDir !== undefined && (typeof spec.agentDir !== 'string' || spec.agentDir === '')) fail('agentDir', 'invalid agent folder', 'a folder path');
   if (spec.browserBatch !== undefined && !(Number.isInteger(spec.browserBatch) && (spec.browserBatch as number) >= 1 && (spec.browserBatch as number) <= 1024)) {
     fail('browserBatch', `browserBatch must be an integer from 1 to 1024, got ${JSON.stringify(spec.browserBatch)}`, 'an integer 1..1024');
+  }
+  if (spec.browserInFlight !== undefined && !(Number.isInteger(spec.browserInFlight) && (spec.browserInFlight as number) >= 1 && (spec.browserInFlight as number) <= 8)) {
+    fail('browserInFlight', `browserInFlight must be an integer from 1 to 8, got ${JSON.stringify(spec.browserInFlight)}`, 'an integer 1..8');
   }
   return { ...(spec as unknown as SessionSpec), dominantHand: hand as Handedness };
 }

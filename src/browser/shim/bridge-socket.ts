@@ -26,7 +26,7 @@ export function connectBridge(win: Window & typeof globalThis, url: string, tick
   let state: BridgeState = 'connecting';
   socket.onopen = () => (state = 'open');
   socket.onclose = () => (state = 'closed');
-  // The host sends one batch at a time and waits for its answer; the chain keeps answers in order anyway.
+  // The host may send the next batches before an answer (a pipelined session); the chain answers in order.
   let queue: Promise<void> = Promise.resolve();
   socket.onmessage = (message: MessageEvent) => {
     const text = message.data;

@@ -74,49 +74,68 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
   // Real time spent in ticks (the page's own clock is virtual), for the host's benchmarks.
   const realNow = win.Performance.prototype.now.bind(win.performance);
   const busy = { ticks: 0, ms: 0 };
+  /** The last batch asked for (settled once it has run). */
+  let last: Promise<unknown> = Promise.resolve();
   const handle = Object.freeze({
     status,
     /** Ticks run and the real milliseconds they took in the page. */
     stats: () => ({ ...busy }),
-    /** Runs the ticks in order; returns what the page published after each. */
-    async tick(batch: TickInput[]): Promise<TickOutput[]> {
-      const outputs: TickOutput[] = [];
-      for (const tickInput of batch) {
-        const started = realNow();
-        if (webAudio.active) await webAudio.settle(); // audio decoded since the last tick, delivered now
-        clock.advanceTo(tickInput.t * 1000);
-        runtime.device.apply(tickInput);
-        if (webAudio.active) webAudio.fireEnded();
-        // The window's animation frames pause while an immersive session runs, as on standalone headsets.
-        if (!runtime.session) clock.runAnimationFrames();
-        runtime.session?.[S].runTick();
-        // Read back before yielding: what the frame callback drew, before anything else can draw.
-        const image = tickInput.c ? captureLayer(runtime.session?.[S].renderState.baseLayer) : null;
-        if (runtime.device.endRequested && runtime.state !== 'ended' && !runtime.session) runtime.state = 'ended';
-        // Promise continuations and rejection reports of this tick settle before it is read.
-        await yieldTask();
-        const audio = webAudio.active ? voices.collect() : null;
-        const tags = app.collectTags();
-        const extents = app.takeExtents();
-        outputs.push({
-          k: tickInput.k,
-          tags,
-          events: app.events,
-          errors: app.errors,
-          requests: runtime.requests.splice(0),
-          session: runtime.state,
-          ...(image ? { layer: image } : {}),
-          ...(audio ? { audio } : {}),
-          ...(extents.length ? { extents } : {}),
-        });
-        app.events = [];
-        app.errors = [];
-        busy.ticks++;
-        busy.ms += realNow() - started;
-      }
-      return outputs;
+    /**
+     * Runs the ticks in order; returns what the page published after each. Batches sent before the last
+     * one's answer (a pipelined host) wait for it: a tick never starts inside another.
+     */
+    tick(batch: TickInput[]): Promise<TickOutput[]> {
+      const previous = last;
+      // `await`, not `.then`: a page script may have replaced Promise.prototype.then.
+      const run = async () => {
+        try {
+          await previous;
+        } catch {
+          // That batch's caller got its error.
+        }
+        return runTicks(batch);
+      };
+      return (last = run());
     },
   });
+  /** Runs one batch of ticks. */
+  async function runTicks(batch: TickInput[]): Promise<TickOutput[]> {
+    const outputs: TickOutput[] = [];
+    for (const tickInput of batch) {
+      const started = realNow();
+      if (webAudio.active) await webAudio.settle(); // audio decoded since the last tick, delivered now
+      clock.advanceTo(tickInput.t * 1000);
+      runtime.device.apply(tickInput);
+      if (webAudio.active) webAudio.fireEnded();
+      // The window's animation frames pause while an immersive session runs, as on standalone headsets.
+      if (!runtime.session) clock.runAnimationFrames();
+      runtime.session?.[S].runTick();
+      // Read back before yielding: what the frame callback drew, before anything else can draw.
+      const image = tickInput.c ? captureLayer(runtime.session?.[S].renderState.baseLayer) : null;
+      if (runtime.device.endRequested && runtime.state !== 'ended' && !runtime.session) runtime.state = 'ended';
+      // Promise continuations and rejection reports of this tick settle before it is read.
+      await yieldTask();
+      const audio = webAudio.active ? voices.collect() : null;
+      const tags = app.collectTags();
+      const extents = app.takeExtents();
+      outputs.push({
+        k: tickInput.k,
+        tags,
+        events: app.events,
+        errors: app.errors,
+        requests: runtime.requests.splice(0),
+        session: runtime.state,
+        ...(image ? { layer: image } : {}),
+        ...(audio ? { audio } : {}),
+        ...(extents.length ? { extents } : {}),
+      });
+      app.events = [];
+      app.errors = [];
+      busy.ticks++;
+      busy.ms += realNow() - started;
+    }
+    return outputs;
+  }
   Object.defineProperty(win, PAGE_HANDLE, { value: handle, configurable: false, writable: false, enumerable: false });
   if (full.bridge) bridgeState = connectBridge(win, full.bridge, handle.tick);
 }
