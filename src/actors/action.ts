@@ -52,7 +52,7 @@ export interface Action {
   /**
    * Whether this action's update at the next tick (`ctx.tick + 1`) is certain to return `running` and to read
    * nothing the app publishes (tags, app events). A session batches a browser app's ticks only through such
-   * ticks (docs/BROWSER.md, "Batched sessions"). Absent means no: the conservative answer.
+   * ticks (docs/BROWSER.md, "Batched and pipelined sessions"). Absent means no: the conservative answer.
    */
   quiet?(ctx: ActorContext): boolean;
 }

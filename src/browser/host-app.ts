@@ -9,7 +9,7 @@
  * The session drives the exchange (`session/session.ts`): each tick's `frame` only encodes the tick's input;
  * {@link BrowserHostApp.exchange} sends the inputs encoded so far in one round trip, and the session applies
  * each tick's output ({@link BrowserHostApp.apply}) in that tick's frame before committing it. One tick per
- * round trip unless the session batches (docs/BROWSER.md, "Batched sessions"); {@link batchable} is the
+ * round trip unless the session batches (docs/BROWSER.md, "Batched and pipelined sessions"); {@link batchable} is the
  * page's side of that decision.
  */
 import type { AppContext, AppModule, XrFrameLike } from '../app/types.js';

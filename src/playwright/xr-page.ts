@@ -2,7 +2,7 @@
  * One WebXR page under test with the shim installed, stepped by a simulated user: a session of the task
  * whose app is the page, run on the session's closed loop (`browser/host-app.ts`), as `xrsim run --app DIR`
  * runs it: the page's output of tick N is the app state of tick N, and ticks travel in batches only where
- * they cannot depend on the page's answers (docs/BROWSER.md, "Batched sessions"), so the frames and hash are
+ * they cannot depend on the page's answers (docs/BROWSER.md, "Batched and pipelined sessions"), so the frames and hash are
  * those of the same session stepped in one go. The page runs in a fresh browser context, its directory
  * served on loopback, the shim installed before any page script.
  */

@@ -17,7 +17,7 @@ export interface SessionOptions {
   /**
    * A browser app's ticks per round trip at most (default {@link DEFAULT_BROWSER_BATCH}; 1: one tick per
    * round trip). The session batches only ticks that cannot depend on the page's answers; results are
-   * bit-identical whatever the value (docs/BROWSER.md, "Batched sessions").
+   * bit-identical whatever the value (docs/BROWSER.md, "Batched and pipelined sessions").
    */
   browserBatch?: number;
   /**
