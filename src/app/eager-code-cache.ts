@@ -46,7 +46,9 @@ export class EagerCodeCache {
 
   /**
    * A cache of every function of `source`, stamped like `topLevel` (a cache of the same source made under
-   * the process's flags), or `topLevel` itself when that cannot be done.
+   * the process's flags), or `topLevel` itself when that cannot be done. `identifier` names the throwaway
+   * instance, and every instance later made from the cache names it in its stack traces (V8 keeps the
+   * cached script's name), so it must read like the instances' own.
    */
   make(source: string, identifier: string, topLevel: Buffer): Buffer {
     if (this.off) return topLevel;

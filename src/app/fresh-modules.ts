@@ -118,7 +118,9 @@ function freshImporter(): ModuleImporter {
       entry.cachedData = undefined;
       module = new api.SourceTextModule!(entry.source, options);
     }
-    entry.cachedData ??= eagerCaches.make(entry.source, `${url}?xrsim-code-cache`, module.createCachedData());
+    // The throwaway's identifier ends like an instance's: an instance made from a cache names the cache's
+    // script in its stack traces, and recorded stacks drop only that suffix (`sanitizeStack`).
+    entry.cachedData ??= eagerCaches.make(entry.source, `${url}${INSTANCE_SUFFIX}0`, module.createCachedData());
     return module;
   };
 
