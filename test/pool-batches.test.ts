@@ -27,13 +27,15 @@ const tiny = (seed: number): SessionSpec => ({ task: plain, seed, scene: SCENES[
 describe('a pool sending short sessions in batches', () => {
   let pool: SessionPool;
   beforeAll(() => {
-    pool = createSessionPool({ workers: 1 });
+    // Batches of the most jobs whatever the machine's load: with the default 0.1 s of work per batch, a
+    // full test run's load slowed the tiny sessions enough to bring batches down to one or two jobs.
+    pool = createSessionPool({ workers: 1, batchSeconds: 1e6 });
   });
   afterAll(async () => {
     await pool?.close();
   });
 
-  /** Once its mean session time has come down from a fresh worker's cold first sessions, the pool sends several per message. */
+  /** Warm sessions first (a fresh worker's first ones are cold); the pool then sends several per message. */
   async function warm(): Promise<void> {
     for (let round = 0; round < 20 && pool.jobsPerWorker < 8; round++) await Promise.all(Array.from({ length: 24 }, (_, i) => pool.run(tiny(1000 + 24 * round + i))));
     expect(pool.jobsPerWorker).toBeGreaterThanOrEqual(8);
@@ -44,7 +46,8 @@ describe('a pool sending short sessions in batches', () => {
     const before = { ...pool.stats };
     await Promise.all(Array.from({ length: 48 }, (_, i) => pool.run(tiny(2000 + i))));
     expect(pool.stats.jobsSent - before.jobsSent).toBe(48);
-    expect(pool.stats.runMessages - before.runMessages).toBeLessThan(48 / 2);
+    // Queued together, they go out together: not one message for each of the first ones.
+    expect(pool.stats.runMessages - before.runMessages).toBeLessThan(48 / 8);
     expect(pool.stats.replies - before.replies).toBeLessThan(48 / 2);
   }, 180_000);
 
@@ -162,6 +165,7 @@ describe('a pool sharing the last jobs of a run among its workers', () => {
     await vi.waitFor(() => expect(slots.map((slot) => slot.ready)).toEqual([true, true]), { timeout: 60_000, interval: 20 });
     // Twenty jobs arrive at once on two idle workers, each of which could hold all of them: a run's last jobs.
     const runs = Array.from({ length: 20 }, (_, i) => pool.run(tiny(9000 + i)));
+    await Promise.resolve(); // the pool hands out what was queued together once the caller's burst is over
     const held = slots.map((slot) => slot.jobs.length);
     expect(held).toEqual([10, 10]);
     for (const { result } of await Promise.all(runs)) expect(result.status).not.toBe('errored');

@@ -88,6 +88,7 @@ export class SessionPool implements SessionExecutor {
   private nextId = 1;
   private startFailures = 0;
   private closed = false;
+  private pumpScheduled = false;
   private broken: string | null = null;
   private readonly timeLimit: number;
   /** Seconds of work a worker may hold ({@link SessionPoolOptions.batchSeconds}). */
@@ -126,6 +127,20 @@ export class SessionPool implements SessionExecutor {
         return;
       }
       this.queue.push({ id: this.nextId++, spec, limitSeconds, resolve });
+      this.schedulePump();
+    });
+  }
+
+  /**
+   * Pumps once the caller's synchronous run of `run()` calls is over: jobs queued together then go out
+   * together. Pumping on each call sent the first jobs of a burst one per message (a worker's share of a
+   * queue of one job is one job), up to half a worker's batch of them.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
