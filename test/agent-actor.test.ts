@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { createSession, decodeEvents, runSession, verifyStream, type SessionSpec } from '../src/index.js';
+import { commandAgent, createSession, decodeEvents, runSession, verifyStream, type SessionSpec } from '../src/index.js';
 import { EventType } from '../src/frame/events.js';
 import { readJsonPayload } from '../src/frame/json-record.js';
 import { replayStream } from '../src/replay/replay.js';
@@ -128,6 +128,15 @@ describe('agents that cannot answer, and answers that are not actions', () => {
     expect(run.code).toBe(1);
     expect(run.json.status).toBe('errored');
     expect(run.json.error).toMatchObject({ kind: 'agent', message: expect.stringMatching(/the agent exited with code 3 at decision 0 \(broken\)/) });
+  });
+
+  it('an agent that never reads stdin is judged by its exit status and answer, not by our unread write (EPIPE)', () => {
+    // A request larger than a pipe's buffer: the write can only finish if the agent reads, so EPIPE is certain.
+    const request = { decision: 0, views: 0, padding: 'x'.repeat(1 << 18) } as unknown as AgentRequest;
+    const fromFile = commandAgent(`exec 0<&-; node -e "const r = require(process.env.XRSIM_AGENT_REQUEST); console.log(JSON.stringify({ verb: 'done', length: r.padding.length }))"`, { dir: tempDir() });
+    expect(fromFile.decide(request)).toEqual({ verb: 'done', length: 1 << 18 });
+    const failing = commandAgent('exec 0<&-; echo broken >&2; exit 3', { dir: tempDir() });
+    expect(() => failing.decide(request)).toThrow(/the agent exited with code 3 at decision 0 \(broken\)/);
   });
 
   it('an agent command is given the request and the user’s view, and its answers drive the hand', async () => {

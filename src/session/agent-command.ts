@@ -33,7 +33,10 @@ export function commandAgent(command: string, setup: { dir: string; views?: Agen
       const run = spawnSync('sh', ['-c', command], { input: text, env: { ...process.env, XRSIM_AGENT_REQUEST: requestPath }, timeout: timeout * 1000, maxBuffer: MAX_OUTPUT, encoding: 'utf8', killSignal: 'SIGKILL' });
       const stderr = (run.stderr ?? '').trim().split('\n').slice(-3).join(' | ').slice(0, 500);
       if (run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw new AgentUnavailableError(`the agent timed out after ${timeout} s at decision ${request.decision}: ${command}`);
-      if (run.error) throw new AgentUnavailableError(`the agent could not run (${run.error.message}): ${command}`);
+      // EPIPE: the agent exited (or closed stdin) before reading the whole request, which it may also read from
+      // $XRSIM_AGENT_REQUEST; it ran, so its exit status and output decide, not our unread write.
+      const unreadInput = (run.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' && (run.status !== null || run.signal !== null);
+      if (run.error && !unreadInput) throw new AgentUnavailableError(`the agent could not run (${run.error.message}): ${command}`);
       if (run.status !== 0) throw new AgentUnavailableError(`the agent ${run.signal ? `was killed by ${run.signal}` : `exited with code ${run.status}`} at decision ${request.decision}${stderr ? ` (${stderr})` : ''}: ${command}`);
       const line = (run.stdout ?? '').trim().split('\n').pop()?.trim() ?? '';
       try {
