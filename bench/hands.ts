@@ -85,7 +85,7 @@ async function userStageVsPhysics() {
       const tick = state.tick + 1;
       // Keep both hands busy: new targets every half second, alternating poses, some touching the bench.
       if (tick % 45 === 1) {
-        const phase = (tick / 45) % 4;
+        const phase = Math.floor(tick / 45) % 4; // 0..3: a whole number, so `phase % 2` is a pinch amount of 0 or 1
         right.moveTo({ point: [anchor[0] + 0.05 * phase, anchor[1] + (phase === 2 ? -0.01 : 0.08), anchor[2] + 0.05], with: 'index-tip' }, { duration: 0.45 });
         left.moveTo({ point: [anchor[0] - 0.15, anchor[1] + 0.1 + 0.03 * phase, anchor[2] + 0.02] }, { duration: 0.45 });
         right.pose(phase % 2 ? 'point' : 'poke', { duration: 0.3 });
