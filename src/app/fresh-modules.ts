@@ -19,6 +19,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { EagerCodeCache } from './eager-code-cache.js';
+import { MODULE_BODY, planFactory } from './module-factory.js';
 
 /** The suffix of a fresh instance's identifier (in stack traces; `sanitizeStack` removes it). */
 export const INSTANCE_SUFFIX = '?xrsim-instance=';
@@ -55,8 +56,26 @@ export function useFreshModules(): void {
   freshModulesOn = true;
 }
 
-/** Source text and V8 code cache per file, reused while the file's size and mtime stay the same. */
-const sources = new Map<string, { stamp: string; source: string; cachedData?: Buffer }>();
+/** A program file's body as a function compiled once per process (`module-factory.ts`), and what it imports of the program's own files. */
+interface ModuleFactory {
+  body: (deps: Record<string, unknown>[]) => Record<string, unknown>;
+  deps: string[];
+  exportNames: string[];
+}
+interface SourceEntry {
+  stamp: string;
+  source: string;
+  cachedData?: Buffer;
+  factory?: Promise<ModuleFactory | null>;
+}
+/** A factory with the factories of the files it imports, resolved for one session. */
+interface FactoryNode {
+  url: string;
+  factory: ModuleFactory;
+  deps: FactoryNode[];
+}
+/** Source text, V8 code cache and factory (null: fresh instances only) per file, reused while its size and mtime stay the same. */
+const sources = new Map<string, SourceEntry>();
 /** Package `type` per folder (for `.js` files). */
 const packageTypes = new Map<string, 'module' | 'commonjs'>();
 /** Shared modules (packages, built-ins) wrapped once per process and linked into every session's graph. */
@@ -78,6 +97,25 @@ export function sessionModuleImporter(): ModuleImporter {
 /** A module graph of its own: every file module imported through it is instantiated once, for this importer only. */
 function freshImporter(): ModuleImporter {
   const modules = new Map<string, Promise<VmModule>>();
+  /** This session's instances of factory-made modules: their exports, or what their body threw. */
+  const instances = new Map<string, { exports?: Record<string, unknown>; error?: unknown }>();
+
+  /** Runs a factory-made module's body for this session (its imports' first), once. */
+  const exportsOf = (node: FactoryNode): Record<string, unknown> => {
+    let instance = instances.get(node.url);
+    if (!instance) {
+      try {
+        const deps = node.deps.map(exportsOf);
+        instantiated++;
+        instance = { exports: Reflect.apply(node.factory.body, undefined, [deps]) };
+      } catch (error) {
+        instance = { error };
+      }
+      instances.set(node.url, instance);
+    }
+    if (instance.exports) return instance.exports;
+    throw instance.error;
+  };
 
   const moduleFor = ({ url, shared }: Resolved, attributes: Record<string, string> | undefined): Promise<VmModule> => {
     if (shared || !isEsmFile(fileURLToPath(url), attributes)) return sharedModule(url, attributes);
@@ -90,6 +128,19 @@ function freshImporter(): ModuleImporter {
   };
 
   const createModule = async (url: string): Promise<VmModule> => {
+    const node = await factoryGraph(url, new Set());
+    if (node) {
+      // Runs the body when the graph evaluates this module, in the order ESM would (its imports are factories too).
+      const names = node.factory.exportNames;
+      return new api.SyntheticModule(
+        names,
+        function () {
+          const exports = exportsOf(node);
+          for (const name of names) this.setExport(name, exports[name]);
+        },
+        { identifier: `${url}${INSTANCE_SUFFIX}${instantiated + 1}` },
+      );
+    }
     const path = fileURLToPath(url);
     const entry = readSource(path);
     instantiated++;
@@ -136,6 +187,45 @@ function freshImporter(): ModuleImporter {
     await linkAndEvaluate(module);
     return module.namespace;
   };
+}
+
+/**
+ * The factory of a program file and of every program file it imports, or null when any of them must get
+ * fresh instances or the file is in an import cycle (a factory's imports must be instantiated before it).
+ */
+async function factoryGraph(url: string, path: Set<string>): Promise<FactoryNode | null> {
+  if (path.has(url)) return null;
+  const entry = readSource(fileURLToPath(url));
+  entry.factory ??= compileFactory(url, entry.source);
+  const factory = await entry.factory;
+  if (!factory) return null;
+  path.add(url);
+  const deps: FactoryNode[] = [];
+  for (const dep of factory.deps) {
+    const node = await factoryGraph(dep, path);
+    if (!node) break;
+    deps.push(node);
+  }
+  path.delete(url);
+  return deps.length === factory.deps.length ? { url, factory, deps } : null;
+}
+
+/** Rewrites a program file as a factory and compiles it, or null where it must get fresh instances. */
+async function compileFactory(url: string, source: string): Promise<ModuleFactory | null> {
+  try {
+    const plan = planFactory(source, (specifier) => {
+      const resolved = resolveSpecifier(specifier, url);
+      return !resolved.shared && isEsmFile(fileURLToPath(resolved.url), undefined);
+    });
+    if (!plan) return null;
+    const module = new api.SourceTextModule!(plan.source, { identifier: `${url}${INSTANCE_SUFFIX}0` });
+    await module.link((specifier) => sharedModule(resolveSpecifier(specifier, url).url, undefined));
+    await module.evaluate();
+    const body = module.namespace[MODULE_BODY] as ModuleFactory['body'];
+    return { body, deps: plan.programImports.map((specifier) => resolveSpecifier(specifier, url).url), exportNames: plan.exportNames };
+  } catch {
+    return null; // top-level await, a syntax error, a package that fails to load: a fresh instance shows it as Node does
+  }
 }
 
 /** A module shared with the whole process (packages, built-ins, CommonJS, JSON), wrapped once for linking. */
@@ -209,12 +299,12 @@ function packageType(folder: string): 'module' | 'commonjs' {
   return type;
 }
 
-function readSource(path: string): { source: string; cachedData?: Buffer } {
+function readSource(path: string): SourceEntry {
   const stat = statSync(path);
   const stamp = `${stat.size}:${stat.mtimeMs}`;
   const cached = sources.get(path);
   if (cached && cached.stamp === stamp) return cached;
-  const entry = { stamp, source: readFileSync(path, 'utf8') };
+  const entry: SourceEntry = { stamp, source: readFileSync(path, 'utf8') };
   sources.set(path, entry);
   return entry;
 }

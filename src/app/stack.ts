@@ -5,9 +5,12 @@
  * of `dist/`) changed the session hash of every app that throws.
  */
 import { fileURLToPath } from 'node:url';
+import { MODULE_BODY } from './module-factory.js';
 
 /** The suffix a fresh module instance's file name carries (`app/fresh-modules.ts`): not part of a stack's meaning. */
 const FRESH_INSTANCE = /\?xrsim-instance=\d+/g;
+/** A module's top-level code run as a factory (`app/module-factory.ts`), framed as a module's top level is: `at file:line:column`. */
+const FACTORY_FRAME = new RegExp(`at ${MODULE_BODY} \\((.*)\\)$`);
 
 /** Stack lines kept in an AppError record. */
 const STACK_LINES = 4;
@@ -47,7 +50,7 @@ export function sanitizeStack(stack: string): string {
       continue;
     }
     seenApp = true;
-    kept.push(line);
+    kept.push(line.replace(FACTORY_FRAME, 'at $1'));
   }
   return kept
     .slice(0, STACK_LINES)
