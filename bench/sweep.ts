@@ -14,10 +14,10 @@
  * this thread, in reverse order every other trial, and counts only when an in-thread probe (the matrix's
  * first sessions) just before and just after it agrees.
  *
- * `pool_overhead_1_worker` (≤ 1.05, issue 28): most of what a worker pays that this thread does not is the
- * fresh module instances each session gets (docs/SWEEPS.md, "Fresh modules' cost"): their functions are
- * compiled from a whole-file code cache, but TurboFan optimises the hot ones again in every session (on V8's
- * helper threads: free for 1 worker on an idle second core, not for 2) and they run cold until it has.
+ * `pool_overhead_1_worker` (≤ 1.05, issue 28): what a worker pays that this thread does not is each
+ * session's fresh module state (docs/SWEEPS.md, "Fresh modules' cost": module bodies run as factories, whose
+ * functions V8 optimises once per worker, not once per session), the hygiene check after each session with
+ * program code, and the messages to and from the worker.
  *
  * Workers run with V8's defaults unless XRSIM_WORKER_V8_FLAGS names flags for them
  * (`src/session/worker-flags.ts`); then the same trials also time a 2-worker pool with V8's defaults
