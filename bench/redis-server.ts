@@ -26,8 +26,10 @@ export interface LocalRedis {
 export interface LocalRedisOptions {
   /** `requirepass`: the default user's password. */
   password?: string;
-  /** An ACL user with every right. */
-  user?: { name: string; password: string };
+  /** An ACL user, with every right unless `rules` says which (ACL rules such as `~bull:*`, `+@all`). */
+  user?: { name: string; password: string; rules?: string[] };
+  /** Turn the default user off (`user default off`), so only `user` can connect. */
+  defaultUserOff?: boolean;
   /** Serve TLS only, with these PEM files. */
   tls?: { cert: string; key: string; ca: string };
   /** Listen on this port (to restart a server where another was). */
@@ -57,14 +59,17 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
     args.push('--port', String(port));
   }
   if (options.password) args.push('--requirepass', options.password);
-  if (options.user) args.push('--user', options.user.name, 'on', `>${options.user.password}`, '~*', '&*', '+@all');
+  if (options.user) args.push('--user', options.user.name, 'on', `>${options.user.password}`, ...(options.user.rules ?? ['~*', '&*', '+@all']));
+  if (options.defaultUserOff) args.push('--user', 'default', 'off');
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const auth = options.password ? ['-a', options.password, '--no-auth-warning'] : [];
+  const auth = options.defaultUserOff && options.user
+    ? ['--user', options.user.name, '--pass', options.user.password, '--no-auth-warning']
+    : options.password ? ['-a', options.password, '--no-auth-warning'] : [];
   const tlsArgs = options.tls ? ['--tls', '--cacert', options.tls.ca] : [];
   const cli = (...command: string[]) => spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...tlsArgs, ...auth, ...command], { encoding: 'utf8' }).stdout.trim();
   for (let i = 0; !/Ready to accept connections/.test(output); i++) {

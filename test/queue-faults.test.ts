@@ -120,11 +120,13 @@ describe.skipIf(SKIP_SYSTEM)('jobs outside the task roots', () => {
     const { spec } = loadTask('physics/stack-settle');
     writeFileSync(join(root, 'mine.json'), JSON.stringify({ ...spec, id: 'mine/stack' }));
     const poke = loadTask('xr/poke-button').spec;
+    // A task inside a root whose actor script lies outside it.
+    writeFileSync(join(root, 'escapes.json'), JSON.stringify({ ...poke, id: 'mine/escapes', actors: join(outside, 'evil.mjs'), apps: undefined }));
     const entry = (s: object): SweepEntry => ({ key: contentHash(s).slice(0, 16), spec: s as SweepEntry['spec'] });
     const jobs: Record<string, SweepEntry> = {
       taskFile: entry({ task: join(outside, 'task.json'), seed: 1, scene: 'office', dominantHand: 'right' }),
       appModule: entry({ task: 'xr/poke-button', app: join(outside, 'evil.mjs'), seed: 1, scene: 'office', dominantHand: 'right' }),
-      inlineActors: entry({ task: { ...poke, id: 'inline/evil', actors: join(outside, 'evil.mjs') }, seed: 1, dominantHand: 'right' }),
+      actorsOutside: entry({ task: join(root, 'escapes.json'), seed: 1, scene: 'office', dominantHand: 'right' }),
       scene: entry({ task: 'physics/stack-settle', scene: join(outside, 'task.json'), seed: 1, dominantHand: 'right' }),
       handModel: entry({ task: 'physics/stack-settle', handModel: join(outside, 'task.json'), seed: 1, dominantHand: 'right' }),
       inside: entry({ task: join(root, 'mine.json'), seed: 1, scene: 'office', dominantHand: 'right' }),
@@ -138,13 +140,13 @@ describe.skipIf(SKIP_SYSTEM)('jobs outside the task roots', () => {
     const worker = track(startWorker(redis.url, ['--queue-name', 'roots', '--task-root', root, '--idle-exit', '2', '--json']));
     expect(await worker.exited, worker.stderr()).toBe(0);
     const returned = async (key: string) => (await Job.fromId(queue, jobIdOf(key)))!.returnvalue;
-    for (const name of ['taskFile', 'appModule', 'inlineActors', 'scene', 'handModel']) {
+    for (const name of ['taskFile', 'appModule', 'actorsOutside', 'scene', 'handModel']) {
       const line = await returned(jobs[name].key);
       expect(line, name).toMatchObject({ status: 'errored', error: { kind: 'bad-input' } });
       expect(line.error.message, name).toMatch(/the worker refuses this job: its (task file|app module|actor script|scene file|hand-model file) .* is outside the worker's task roots/);
       expect(JSON.stringify(line)).not.toContain('TOPSECRET');
     }
-    expect((await returned(recordKey)).error.message).toMatch(/names an output path \(record\)/);
+    expect((await returned(recordKey)).error.message).toMatch(/names "record", an output path/);
     expect(await returned(jobs.inside.key)).toMatchObject({ status: 'passed', task: 'mine/stack' });
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(outside, 'out.xrs'))).toBe(false);

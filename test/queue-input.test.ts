@@ -80,8 +80,9 @@ describe('session jobs are read as untrusted data', () => {
     expect(refused({ ...job, kernel: '0' })).toMatch(/kernel version "0" and this worker runs kernel version/);
     expect(refused(job, entry.key)).toMatch(/matching its job id/);
     expect(refused({ ...job, spec: { ...job.spec, seed: 2 } })).toMatch(/not the content hash of its spec/);
-    expect(refused({ ...job, spec: { ...job.spec, record: { path: '/etc/cron.d/x' } } })).toMatch(/names an output path \(record\)/);
-    expect(refused({ ...job, spec: { ...job.spec, evil: 1 } })).toMatch(/unknown property "evil"/);
+    expect(refused({ ...job, spec: { ...job.spec, record: { path: '/etc/cron.d/x' } } })).toMatch(/names "record", an output path/);
+    expect(refused({ ...job, spec: { ...job.spec, evil: 1 } })).toMatch(/names "evil", which a job may not name/);
+    expect(refused({ ...job, extra: 1 })).toMatch(/a field "extra" that no xrsim session job has/);
     expect(refused({ ...job, timeLimitSeconds: -1 })).toMatch(/time limit/);
   });
 });

@@ -53,10 +53,54 @@ export function sessionJob(entry: SweepEntry, timeLimitSeconds: number): Session
 /** A job's data, checked: the job, or why it is refused. */
 export type ReadJob = { job: SessionJob; refused?: undefined } | { job?: undefined; refused: { message: string; error?: XrsimInputError } };
 
+/** The fields of a job's data. */
+const JOB_FIELDS: ReadonlySet<string> = new Set(['format', 'version', 'kernel', 'key', 'spec', 'timeLimitSeconds']);
+
 /**
- * Checks a job's data as a worker reads it: its format, the kernel version, the spec's shape (as any
- * session spec, with no `record`: a job never names an output path), and that `key` is the spec's own key
- * and the job's id. Never throws.
+ * The session spec fields a job may name: what to simulate, all of it data. Everything else a spec can say
+ * either runs a command (`agent`, `judge`, `designJudge`) or names a place to write (`record`, `agentDir`,
+ * and the judges' folders): a worker takes those only from its own configuration (`xrsim worker --agent`,
+ * `--judge`, `--design-judge`, `--streams-dir`), never from whoever can write to the queue.
+ */
+export const JOB_SPEC_FIELDS: ReadonlySet<string> = new Set([
+  'task', 'scene', 'seed', 'perturbationSeed', 'dominantHand', 'substeps', 'duration', 'handModel', 'user', 'sensing', 'app', 'start', 'browserBatch', 'browserInFlight',
+]);
+
+/** Why a spec field is the worker's to decide, for the refusal. */
+const WORKER_ONLY: Readonly<Record<string, string>> = Object.assign(Object.create(null), {
+  record: 'an output path: a worker writes streams only to its own --streams-dir',
+  agent: 'a command: a worker runs only the agent its operator gave it (xrsim worker --agent)',
+  agentDir: 'an output folder: a worker writes only to folders its operator gave it',
+  judge: 'a command and an output folder: a worker runs only the judge its operator gave it (xrsim worker --judge)',
+  designJudge: 'a command and an output folder: a worker runs only the design judge its operator gave it (xrsim worker --design-judge)',
+});
+
+/**
+ * Why a job's data names a field no job may name (its own fields, then its spec's), or null. A task must be
+ * named by id or by a file inside the worker's task roots: an inline task could carry an agent or judge
+ * command, and its programs would be paths relative to nowhere.
+ */
+function refusedField(job: Record<string, unknown>): string | null {
+  for (const key of Object.keys(job)) {
+    if (!JOB_FIELDS.has(key)) return `the job has a field ${JSON.stringify(key)} that no xrsim session job has (expected only ${[...JOB_FIELDS].join(', ')})`;
+  }
+  const spec = job.spec;
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return null; // normalizeSpec names it
+  for (const key of Object.keys(spec)) {
+    if (JOB_SPEC_FIELDS.has(key)) continue;
+    const why = WORKER_ONLY[key];
+    return why
+      ? `the job's spec names ${JSON.stringify(key)}, ${why}`
+      : `the job's spec names ${JSON.stringify(key)}, which a job may not name (a job may name only ${[...JOB_SPEC_FIELDS].join(', ')})`;
+  }
+  if (typeof (spec as { task?: unknown }).task === 'object') return 'the job\'s spec has an inline task: a job names its task by id or by a file inside the worker\'s task roots';
+  return null;
+}
+
+/**
+ * Checks a job's data as a worker reads it: its format, the kernel version, that it names only the fields a
+ * job may ({@link JOB_SPEC_FIELDS}: no commands, no output paths, no inline task), the spec's shape (as any
+ * session spec), and that `key` is the spec's own key and the job's id. Never throws.
  */
 export function readSessionJob(data: unknown, jobId: string | undefined): ReadJob {
   const refuse = (message: string, error?: XrsimInputError): ReadJob => ({ refused: { message, error } });
@@ -67,9 +111,8 @@ export function readSessionJob(data: unknown, jobId: string | undefined): ReadJo
     return refuse(`the sweep was started by xrsim with kernel version ${JSON.stringify(job.kernel)} and this worker runs kernel version ${KERNEL_VERSION}: run the same xrsim release on the coordinator and every worker`);
   }
   if (typeof job.key !== 'string' || !/^[0-9a-f]{16}$/.test(job.key) || jobIdOf(job.key) !== jobId) return refuse('the job\'s key is not 16 hex digits matching its job id');
-  if (typeof job.spec === 'object' && job.spec !== null && 'record' in job.spec) {
-    return refuse('the job names an output path (record): a worker writes streams only to its own --streams-dir');
-  }
+  const field = refusedField(job as Record<string, unknown>);
+  if (field) return refuse(`job ${jobId}: ${field}`);
   try {
     normalizeSpec(job.spec);
     checkTimeLimit(job.timeLimitSeconds);

@@ -12,12 +12,13 @@
  * lock (`lockSeconds`) runs out.
  */
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Job, Queue, Worker } from 'bullmq';
 import { QueueUnavailableError, XrsimInputError } from '../errors.js';
 import { createSessionPool, DEFAULT_TIME_LIMIT, type SessionPool } from '../session/pool.js';
 import { prepareOutDir } from '../sweep/out-dir.js';
 import { runKeepingStreams, type KeepStreams } from '../sweep/record-kept.js';
+import { checkScoringCommands, withScoringCommands, type ScoringCommands } from '../sweep/scoring-commands.js';
 import type { SweepResultLine } from '../sweep/results.js';
 import { checkReconnectSeconds, probeRedis, redisOptions, scrub } from './connection.js';
 import { checkQueueName } from './coordinator.js';
@@ -33,6 +34,9 @@ import { parseQueueUrl, type QueueTarget } from './url.js';
  */
 const PREFETCH = 1;
 
+/** Where the scoring commands' files go on a worker with no `--streams-dir`. */
+const SCORING_DIR = join('xrsim-out', 'worker');
+
 /** Options of {@link startQueueWorker}. */
 export interface QueueWorkerOptions {
   /** `redis://[USER:PASSWORD@]HOST[:PORT][/DB]`, or `rediss://…` for TLS. */
@@ -47,6 +51,12 @@ export interface QueueWorkerOptions {
   keepStreams?: KeepStreams;
   /** Where kept streams go, as `<key>.xrs` (a shared folder, for the coordinator's reports to find them). */
   streamsDir?: string;
+  /**
+   * The commands that score this worker's sessions (a judge of `visual` milestones, a design judge, an
+   * agent), for every job it takes: a job never names a command. Their files go to `streamsDir`
+   * (`<key>.visual/`, `.agent/`, `.design/`), or `xrsim-out/worker/` when no streams folder is given.
+   */
+  scoring?: ScoringCommands;
   /** Seconds a job stays claimed by a worker that stopped answering before another takes it (default 30). */
   lockSeconds?: number;
   /** Times a job may be put back after its worker stopped before it fails (default 1). */
@@ -101,6 +111,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   if (!['failed', 'all', 'none'].includes(keep)) throw new XrsimInputError(`--keep-streams must be failed, all or none, got ${JSON.stringify(keep)}`);
   if (keep !== 'none' && !options.streamsDir) throw new XrsimInputError(`--keep-streams ${keep} needs --streams-dir DIR: a worker keeps streams only in a folder its operator names`);
   if (options.streamsDir) prepareOutDir(options.streamsDir);
+  const scoring = options.scoring ?? {};
+  checkScoringCommands(scoring);
   const lockSeconds = options.lockSeconds ?? 30;
   if (!(Number.isFinite(lockSeconds) && lockSeconds >= 1)) throw new XrsimInputError(`--lock-seconds must be at least 1, got ${lockSeconds}`);
   const maxStalls = options.maxStalls ?? 1;
@@ -120,7 +132,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     state.stats.jobs++;
     state.busy++;
     try {
-      return await processJob(job, { roots, pool, keep, streamsDir: options.streamsDir, workerName, stats: state.stats });
+      return await processJob(job, { roots, pool, keep, streamsDir: options.streamsDir, scoring, workerName, stats: state.stats });
     } finally {
       state.busy--;
       state.lastBusy = Date.now(); // xrsim-allow-clock: --idle-exit, a worker's own lifetime
@@ -139,7 +151,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   counter?.on('error', () => {});
   state.attach(worker, counter);
   await Promise.race([worker.waitUntilReady(), state.finished.then((exit) => Promise.reject(exit.error ?? new Error('the worker stopped while starting')))]);
-  log(`taking jobs from queue ${name} at ${target.display} as ${workerName}: ${pool.concurrency} session worker${pool.concurrency === 1 ? '' : 's'}; task roots ${roots.dirs.join(', ')}; streams ${keep === 'none' ? 'not kept' : `${keep} kept in ${options.streamsDir}`}`);
+  log(`taking jobs from queue ${name} at ${target.display} as ${workerName}: ${pool.concurrency} session worker${pool.concurrency === 1 ? '' : 's'}; task roots ${roots.dirs.join(', ')}; streams ${keep === 'none' ? 'not kept' : `${keep} kept in ${options.streamsDir}`}${describeScoring(scoring)}`);
   if (idleExitSeconds !== undefined) state.exitWhenIdle(idleExitSeconds);
   return {
     name: workerName,
@@ -150,10 +162,16 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   };
 }
 
+/** The scoring commands, for the log line a worker starts with. */
+function describeScoring({ judge, designJudge, agent }: ScoringCommands): string {
+  const given = [judge && `judge ${judge}`, designJudge && `design judge ${designJudge}`, agent && `agent ${agent}`].filter(Boolean);
+  return given.length ? `; ${given.join('; ')}` : '';
+}
+
 /** Runs one job to the line it returns, or throws to fail the attempt (a crashed session worker). */
 async function processJob(
   job: Job,
-  ctx: { roots: TaskRoots; pool: SessionPool; keep: KeepStreams; streamsDir?: string; workerName: string; stats: QueueWorkerStats },
+  ctx: { roots: TaskRoots; pool: SessionPool; keep: KeepStreams; streamsDir?: string; scoring: ScoringCommands; workerName: string; stats: QueueWorkerStats },
 ): Promise<SweepResultLine> {
   const jobId = String(job.id);
   const read = readSessionJob(job.data, jobId);
@@ -169,7 +187,8 @@ async function processJob(
   }
   const { key, spec: entrySpec, timeLimitSeconds } = read.job;
   const streamPath = join(ctx.streamsDir ?? '.', `${key}.xrs`);
-  const { line } = await runKeepingStreams(ctx.pool, { key, spec: entrySpec }, entrySpec, { keep: ctx.keep, streamPath: () => streamPath, timeLimitSeconds });
+  const scored = withScoringCommands(entrySpec, key, resolve(ctx.streamsDir ?? SCORING_DIR), ctx.scoring);
+  const { line } = await runKeepingStreams(ctx.pool, { key, spec: entrySpec }, scored, { keep: ctx.keep, streamPath: () => streamPath, timeLimitSeconds });
   if (line.status === 'errored' && line.error?.kind === 'crash') {
     ctx.stats.crashed++;
     // BullMQ keeps each failed attempt's stack: make it the reason, so the coordinator can list them all.

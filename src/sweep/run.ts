@@ -16,6 +16,7 @@ import type { SweepResultLine } from './results.js';
 import { SweepTally, type SweepSummary } from './summary.js';
 import type { QueueSweepOptions } from '../queue/coordinator.js';
 import type { EntryRunner } from './entry-runner.js';
+import { checkScoringCommands, withScoringCommands } from './scoring-commands.js';
 import { checkSweepVideos, withVideo, type KeepVideos } from './videos.js';
 import { closeSharedChromium } from '../browser/chromium.js';
 
@@ -103,14 +104,12 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   }
   const videos = options.videos ?? 'none';
   if (queue && (videos !== 'none' || options.judge !== undefined || options.designJudge !== undefined || options.agent !== undefined)) {
-    throw new XrsimInputError('videos, judges and agents run where the streams are: a queue sweep keeps them on its workers', { expected: 'a local sweep for --videos, --judge, --design-judge and --agent' });
+    throw new XrsimInputError('videos, judges and agents run where the streams are, and a queue job never names a command: give a queue sweep\'s judges and agents to its workers (xrsim worker --judge, --design-judge, --agent)', { expected: 'a local sweep for --videos; the workers\' own --judge, --design-judge and --agent' });
   }
   const keep = options.keepStreams ?? (queue ? 'none' : videos === 'all' ? 'all' : 'failed');
   if (!['failed', 'all', 'none'].includes(keep)) throw new XrsimInputError(`keepStreams must be failed, all or none, got ${JSON.stringify(keep)}`, { expected: 'failed, all or none' });
   checkSweepVideos(videos, keep);
-  if (options.judge !== undefined && (typeof options.judge !== 'string' || options.judge.trim() === '')) throw new XrsimInputError('judge must be a non-empty command line', { expected: 'a command line' });
-  if (options.designJudge !== undefined && (typeof options.designJudge !== 'string' || options.designJudge.trim() === '')) throw new XrsimInputError('designJudge must be a non-empty command line', { expected: 'a command line' });
-  if (options.agent !== undefined && (typeof options.agent !== 'string' || options.agent.trim() === '')) throw new XrsimInputError('agent must be reference, replay:STREAM or a non-empty command line', { expected: 'an agent' });
+  checkScoringCommands(options);
   const workers = options.executor || queue ? undefined : resolveWorkerCount(options.workers).workers;
   const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
   const perWorker = options.inFlightPerWorker ?? 2;
@@ -175,12 +174,7 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; vi
       return executor.concurrency * perWorker * (executor.jobsPerWorker ?? 1);
     },
     run: (entry) => {
-      // Judging is scoring: the worker is told the judge and where its images go, the line records what ran
-      // (the matrix's spec, without the judge's settings). Paths are joined by hand: `streams` is already normal.
-      const judge = { ...(options.judge ? { command: options.judge } : {}), imagesDir: `${streams}${sep}${entry.key}.visual` };
-      const agent = { ...(options.agent ? { agent: options.agent } : {}), agentDir: `${streams}${sep}${entry.key}.agent` };
-      const designJudge = options.designJudge ? { designJudge: { command: options.designJudge, dir: `${streams}${sep}${entry.key}.design` } } : {};
-      const kept = runKeepingStreams(executor, entry, { ...entry.spec, judge, ...agent, ...designJudge }, { keep, streamPath: () => `${streams}${sep}${entry.key}.xrs`, timeLimitSeconds });
+      const kept = runKeepingStreams(executor, entry, withScoringCommands(entry.spec, entry.key, streams, options), { keep, streamPath: () => `${streams}${sep}${entry.key}.xrs`, timeLimitSeconds });
       // A video changes the line after it was made: its text is written from the changed line.
       return videos === 'none' ? kept : kept.then(async ({ line }) => ({ line: await withVideo(line, videos), text: null }));
     },

@@ -15,6 +15,7 @@ export const workerCommand: Command = {
   summary: "run a queue sweep's sessions on this machine (xrsim sweep --queue)",
   help: `xrsim worker --queue URL [--queue-name NAME] [--workers N] [--task-root DIR]...
              [--keep-streams failed|all|none --streams-dir DIR] [--lock-seconds S]
+             [--judge CMD] [--design-judge CMD] [--agent AGENT]
              [--idle-exit S] [--queue-reconnect S] [--json]
 
 Takes session jobs from the queue and runs them on a warm pool of session worker processes, as many
@@ -29,6 +30,12 @@ ${QUEUE_HELP}
   --keep-streams K    which sessions' frame streams to keep: none (default), failed or all
   --streams-dir DIR   where kept streams go, as KEY.xrs (a folder shared with the coordinator lets
                       its --html report plot them)
+  --judge CMD         the judge command of visual milestones, for every job (overrides the tasks' own)
+  --design-judge CMD  a design judge command over each app session's video, for every job
+  --agent AGENT       who answers a.agent steps in every job: reference, replay:STREAM or a command
+                      (overrides the tasks' agent). A job never names a command or an output folder:
+                      these come only from the worker's options (docs/FLEET.md). Their files go to
+                      --streams-dir (KEY.visual/, KEY.agent/, KEY.design/), else xrsim-out/worker/
   --lock-seconds S    how long a job stays claimed by a worker that stopped answering before another
                       worker takes it (default 30; BullMQ's lock and stalled-job check interval)
   --idle-exit S       stop once the queue has had nothing to do for S seconds (for batch jobs such as
@@ -46,6 +53,9 @@ refused credentials, or lost for longer than --queue-reconnect).`,
     'keep-streams': { type: 'string' },
     'streams-dir': { type: 'string' },
     'lock-seconds': { type: 'string' },
+    judge: { type: 'string' },
+    'design-judge': { type: 'string' },
+    agent: { type: 'string' },
     'idle-exit': { type: 'string' },
   },
   async run({ values, json }) {
@@ -58,6 +68,7 @@ refused credentials, or lost for longer than --queue-reconnect).`,
       taskRoots,
       keepStreams: v['keep-streams'] === undefined ? undefined : parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, 'none'),
       streamsDir: v['streams-dir'],
+      scoring: { judge: v.judge, designJudge: v['design-judge'], agent: v.agent },
       lockSeconds: parseNumberArg('lock-seconds', v['lock-seconds'], false),
       idleExitSeconds: parseNumberArg('idle-exit', v['idle-exit'], false),
       reconnectSeconds: reconnectArg(v['queue-reconnect']),
