@@ -19,6 +19,7 @@ import { contentType, startStaticServer, type StaticServer } from './static-serv
 import { BadPageOutputError, checkOutputs } from './check-output.js';
 import { TickSocket } from './tick-socket.js';
 import { enterXr, type PageStart } from './enter-xr.js';
+import { PageLeftWatch } from './page-left.js';
 
 /** Raised when the page does not answer a tick in time (an infinite loop): the browser must be replaced. */
 export class PageUnresponsiveError extends Error {
@@ -117,6 +118,8 @@ export class BrowserApp {
   /** The page's requests not answered yet (the simulated user waits for a loading page). */
   private inFlight = 0;
   private crashed = false;
+  /** Whether the page left its document, watched from the first tick (a page may redirect while it starts). */
+  private navigation: PageLeftWatch | null = null;
 
   private constructor(
     private readonly options: BrowserAppOptions,
@@ -219,9 +222,19 @@ export class BrowserApp {
   /** Runs a batch of ticks in the page; one output per tick. Host-side errors join the first output. */
   async tick(batch: TickInput[]): Promise<TickOutput[]> {
     if (this.crashed) throw new Error('the page crashed');
+    this.navigation ??= await PageLeftWatch.start(this.cdp, this.origin, this.page.url());
+    this.navigation.check();
     const started = performance.now(); // xrsim-allow-clock: round-trip statistics for the host, never in a frame
     const overSocket = this.socket?.connected ?? false;
-    const outputs = overSocket ? await this.tickOverSocket(batch) : await this.tickOverDevTools(batch);
+    let outputs: unknown;
+    try {
+      outputs = overSocket ? await this.tickOverSocket(batch) : await this.tickOverDevTools(batch);
+    } catch (error) {
+      await this.navigation.explain();
+      throw error;
+    }
+    // Outputs that crossed while the page was leaving may be the next document's: none of them count.
+    this.navigation.check();
     const ms = performance.now() - started; // xrsim-allow-clock
     this.stats.roundTrips++;
     if (overSocket) this.stats.socketRoundTrips++;
@@ -229,6 +242,8 @@ export class BrowserApp {
     this.stats.totalMs += ms;
     this.stats.maxMs = Math.max(this.stats.maxMs, ms);
     const checked = checkOutputs(outputs, batch.map((t) => t.k));
+    const leaving = checked.find((output) => output.left !== undefined);
+    if (leaving) this.navigation.check(leaving.left!);
     if (this.hostErrors.length > 0 && checked.length > 0) checked[0].errors.unshift(...this.hostErrors.splice(0));
     return checked;
   }

@@ -38,7 +38,8 @@ function checkOutput(value: unknown, tick: number): TickOutput {
   const audio = o.audio === undefined ? undefined : list('audio', o.audio, isAudioRecord);
   const positive = (n: unknown) => typeof n === 'number' && n > 0 && Number.isFinite(n);
   const extents = o.extents === undefined ? undefined : list('extents', o.extents, (e): e is TagExtentRecord => Array.isArray(e) && e.length === 4 && str(e[0]) && (e[1] === null || (Array.isArray(e[1]) && e[1].length === 3 && e[1].every(positive))) && (e[2] === null || positive(e[2])) && (e[3] === null || (str(e[3]) && e[3].length <= 256)));
-  return { k: tick, tags, events, errors, requests, session: o.session!, ...(layer ? { layer } : {}), ...(audio ? { audio } : {}), ...(extents ? { extents } : {}) };
+  if (o.left !== undefined && !str(o.left)) throw new BadPageOutputError(`tick ${tick}: bad left`);
+  return { k: tick, tags, events, errors, requests, session: o.session!, ...(layer ? { layer } : {}), ...(audio ? { audio } : {}), ...(extents ? { extents } : {}), ...(o.left !== undefined ? { left: o.left } : {}) };
 }
 
 /** The longest sound name a page may give (as `ctx.audio`'s). */

@@ -12,4 +12,5 @@ export { PackageResolver, parseCdnUrl, proxyModule, DEFAULT_PACKAGES, type CdnAn
 export type { CdnRequest, GithubCdnRequest } from './cdn-urls.js';
 export { enterXr, PageStartError, type PageStart, type EnterXrOptions } from './enter-xr.js';
 export { BadPageOutputError } from './check-output.js';
+export { PageLeftError } from './page-left.js';
 export * from './protocol.js';

@@ -158,6 +158,12 @@ export interface TickOutput {
   audio?: AudioRecord[];
   /** Tags whose extent or look changed this tick (first shown, resized, recoloured): `shim/extent.ts`; absent when none. */
   extents?: TagExtentRecord[];
+  /**
+   * The URL of the new document the page began to navigate to during this tick or before (the Navigation
+   * API's `navigate` event, which fires as the navigation starts): it is leaving, and the session ends
+   * `errored` at this tick, whenever the navigation itself would land. Absent while it stays.
+   */
+  left?: string;
 }
 
 /**

@@ -44,6 +44,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
   webAudio.install(win);
   const voices = new AudioVoices(webAudio, win, () => runtime.device.viewer, (source) => app.soundName(source));
   captureErrors(win, app);
+  const leaving = watchLeaving(win);
   app.watchThree(win);
   layer.installMakeXRCompatible(win);
   exposeInterfaces(win);
@@ -128,6 +129,7 @@ export function install(config: ShimConfig, win: Window & typeof globalThis = wi
         ...(image ? { layer: image } : {}),
         ...(audio ? { audio } : {}),
         ...(extents.length ? { extents } : {}),
+        ...(leaving.url !== null ? { left: leaving.url } : {}),
       });
       app.events = [];
       app.errors = [];
@@ -194,6 +196,23 @@ function captureErrors(win: Window & typeof globalThis, app: AppState): void {
     app.recordError('console', args.length === 1 && args[0] instanceof Error ? args[0] : args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' '));
     consoleError(...args);
   };
+}
+
+/**
+ * The URL of the new document the page starts to navigate to, once it does (reload, `location = …`, a link,
+ * a form): the Navigation API's `navigate` event fires synchronously as the navigation starts, so the tick
+ * that started it reports it, however long the next document takes to arrive. Same-document navigations
+ * (`pushState`, hash changes) are not leaving.
+ */
+function watchLeaving(win: Window & typeof globalThis): { url: string | null } {
+  const leaving: { url: string | null } = { url: null };
+  type NavigateEvent = Event & { destination: { url: string; sameDocument: boolean } };
+  const navigation = (win as unknown as { navigation?: EventTarget }).navigation;
+  navigation?.addEventListener('navigate', (event) => {
+    const { destination } = event as NavigateEvent;
+    if (!destination.sameDocument) leaving.url ??= destination.url;
+  });
+  return leaving;
 }
 
 /** A full macrotask turn (MessageChannel: not clamped like timers, and untouched by virtual time). */
