@@ -13,6 +13,7 @@
  * Hand joints are the 25 WebXR joints relative to the hand's target-ray space, as IWER records them.
  * Positions and quaternions keep 6 decimals (a micrometre), where IWER's own recorder keeps 3.
  */
+import { startsWith, type OutputKind } from '../output-file.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { handTargetRay } from '../app/xr-frame.js';
 import { HAND_JOINT_FLOATS } from '../frame/layout.js';
@@ -23,6 +24,9 @@ import { modelFromHeader } from '../stream/header.js';
 import type { StreamReader } from '../stream/reader.js';
 import { XR_STANDARD_BUTTONS } from '../user/controller.js';
 import { WEBXR_JOINTS } from '../hand/joints.js';
+
+/** An IWER recording, as an output that may replace an existing file: it starts with its schema (src/output-file.ts). */
+export const IWER_OUTPUT: OutputKind = startsWith('an IWER recording written by xrsim', '{"schema":[');
 
 /** Controller buttons count as pressed from this value (as in the app host's frame builder). */
 const PRESSED = 0.5;

@@ -16,6 +16,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { McapWriter, type IWritable } from '@mcap/core';
 import { EventType } from '../frame/events.js';
+import { startsWith, type OutputKind } from '../output-file.js';
 import { findChannel, HAND_JOINT_FLOATS, POSE_FLOATS } from '../frame/layout.js';
 import type { FrameView } from '../frame/frame.js';
 import { quatMultiply, type Pose } from '../geometry/math.js';
@@ -26,6 +27,15 @@ import { colliderNames, eventJson } from './event-json.js';
 import { decodeEvents } from '../frame/events.js';
 import { MCAP_SCHEMAS } from './mcap-schemas.js';
 import { poseMsg, sceneUpdate } from './mcap-scene.js';
+
+/** MCAP's magic, which every MCAP file starts with. */
+const MCAP_MAGIC = Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
+
+/** An MCAP export, as an output that may replace an existing file: MCAP whose header names xrsim as its library (src/output-file.ts). */
+export const MCAP_OUTPUT: OutputKind = {
+  what: 'an MCAP file written by xrsim',
+  isOwn: (head) => startsWith('', MCAP_MAGIC).isOwn(head) && head.subarray(0, 256).includes('xrsim '),
+};
 
 /** Appends to a file descriptor, counting bytes. */
 class FileWritable implements IWritable {

@@ -5,6 +5,7 @@
  * Frame k shows simulated time k / fps, so a session of D seconds gives floor(D · fps) + 1 frames and a
  * video of that many frames / fps seconds.
  */
+import { checkOutputFile, type OutputKind } from '../output-file.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { extname } from 'node:path';
 import { XrsimInputError } from '../errors.js';
@@ -53,10 +54,20 @@ export interface VideoReport {
   height: number;
 }
 
+/** The comment every video xrsim encodes carries, so that a later run may replace it. */
+const VIDEO_COMMENT = 'written by xrsim';
+
+/**
+ * A video xrsim encoded, as an output that may replace an existing file (src/output-file.ts): WebM keeps
+ * its tags near the start and our MP4s are `faststart`, their metadata ahead of the frames.
+ */
+export const VIDEO_OUTPUT: OutputKind = { what: 'a video written by xrsim', headBytes: 4 * 1024 * 1024, isOwn: (head) => head.includes(VIDEO_COMMENT) };
+
 /** Checks the output name and finds ffmpeg; throws {@link XrsimInputError} explaining what is missing. */
-export function checkVideoOutput(out: string, size: { width: number; height: number }): string {
+export function checkVideoOutput(out: string, size: { width: number; height: number }, replace?: { force?: boolean }): string {
   const extension = extname(out).toLowerCase();
-  if (!(extension in CODECS)) throw new XrsimInputError(`--video must end in .webm or .mp4, got ${JSON.stringify(out)}`, { expected: 'OUT.webm or OUT.mp4' });
+  if (!Object.hasOwn(CODECS, extension)) throw new XrsimInputError(`--video must end in .webm or .mp4, got ${JSON.stringify(out)}`, { expected: 'OUT.webm or OUT.mp4' });
+  if (replace) checkOutputFile(out, VIDEO_OUTPUT, { option: '--video', force: replace.force });
   if (size.width % 2 || size.height % 2) throw new XrsimInputError(`video width and height must be even (yuv420p), got ${size.width} x ${size.height}`, { expected: 'even --width and --height' });
   const ffmpeg = ffmpegPath();
   if (!ffmpeg) throw new XrsimInputError(`ffmpeg is not installed or does not run.\n${FFMPEG_INSTALL_HELP}`, { expected: 'ffmpeg on PATH (or XRSIM_FFMPEG)' });
@@ -68,7 +79,7 @@ export async function encodeVideo(source: VideoFrameSource, options: VideoOption
   const ffmpeg = checkVideoOutput(options.out, source);
   const { fps } = options;
   const frames = Math.floor(source.duration * fps + 1e-9) + 1;
-  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', source.pixelFormat ?? 'rgb24', '-s', `${source.width}x${source.height}`, '-r', String(fps), '-i', 'pipe:0', ...CODECS[extname(options.out).toLowerCase()], '-r', String(fps), options.out];
+  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', source.pixelFormat ?? 'rgb24', '-s', `${source.width}x${source.height}`, '-r', String(fps), '-i', 'pipe:0', ...CODECS[extname(options.out).toLowerCase()], '-r', String(fps), '-metadata', `comment=${VIDEO_COMMENT}`, options.out];
   const child = spawn(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -4,8 +4,21 @@
  * and CRC32. The decoder reads exactly what the encoder writes (for tests and tools), nothing more.
  */
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import type { OutputKind } from '../output-file.js';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The text chunk every PNG xrsim writes carries (keyword `Software`), so that a later run may replace it. */
+const SOFTWARE_TEXT = Buffer.from('Software\0xrsim', 'latin1');
+
+/** Bytes of the signature and the IHDR chunk, which always comes first. */
+const IHDR_END = 8 + 8 + 13 + 4;
+
+/** A PNG xrsim wrote, as an output that may replace an existing file (src/output-file.ts). */
+export const PNG_OUTPUT: OutputKind = {
+  what: 'a PNG written by xrsim',
+  isOwn: (head) => head.subarray(0, 8).equals(SIGNATURE) && head.subarray(IHDR_END, IHDR_END + 64).includes(Buffer.concat([Buffer.from('tEXt', 'latin1'), SOFTWARE_TEXT])),
+};
 
 /** An image: `rgb` (3 bytes per pixel) or `gray16` (one u16 per pixel). */
 export type PngImage = { width: number; height: number } & ({ kind: 'rgb'; pixels: Uint8Array } | { kind: 'gray16'; pixels: Uint16Array });
@@ -39,7 +52,13 @@ export function encodePng(image: PngImage): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = image.kind === 'rgb' ? 8 : 16; // bit depth
   header[9] = image.kind === 'rgb' ? 2 : 0; // colour type: truecolour or greyscale
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('tEXt', SOFTWARE_TEXT), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** `png` (any PNG, such as a browser's screenshot) with xrsim's text chunk after its header. */
+export function markPng(png: Buffer): Buffer {
+  if (!png.subarray(0, 8).equals(SIGNATURE) || png.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG file');
+  return Buffer.concat([png.subarray(0, IHDR_END), chunk('tEXt', SOFTWARE_TEXT), png.subarray(IHDR_END)]);
 }
 
 /** Decodes a PNG written by {@link encodePng}. Throws on anything else. */

@@ -5,6 +5,7 @@
  * histogram against its threshold, errors by kind, the slowest sessions, the first and the worst failures
  * in full (with their decisive quantities over time, when their streams were kept), and the flaky table.
  */
+import { startsWith, type OutputKind } from '../output-file.js';
 import type { SessionResult } from '../session/result.js';
 import { aggregateResults, type ResultSource, type SweepAggregate } from './aggregate.js';
 import { sessionLabel } from './junit.js';
@@ -59,12 +60,18 @@ export function htmlReport(input: ReportInput): string {
   return htmlFromAggregate(input.title, aggregateResults(source), input.traces ?? new Map(), input.flaky, input.ranking);
 }
 
+/** How xrsim begins an HTML report: the generator tells a report it may replace from a page of the user's. */
+const HTML_PREFIX = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="generator" content="xrsim">';
+
+/** An HTML report, as an output that may replace an existing file (src/output-file.ts). */
+export const HTML_OUTPUT: OutputKind = startsWith('an HTML report written by xrsim', HTML_PREFIX);
+
 /** The report from already aggregated results. */
 export function htmlFromAggregate(title: string, agg: SweepAggregate, traces: Map<string, ValidatorTrace[]>, flaky?: FlakyRow[], ranking?: Ranking): string {
   // A ranking report (`xrsim rank --html`) may carry no sessions of its own: then it is the ranking alone.
   const sweep = agg.sessions > 0 || !ranking;
   const parts = [
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head><body>`,
+    `${HTML_PREFIX}<title>${escape(title)}</title><style>${STYLE}</style></head><body>`,
     `<h1>${escape(title)}</h1>`,
     sweep ? `<p>${agg.sessions} sessions: <strong>${agg.passed} passed</strong>, ${agg.failed} failed, ${agg.errored} errored${agg.seconds > 0 ? `; ${agg.seconds.toFixed(1)} s of session time` : ''}.</p>` : '',
     ranking ? rankingSection(ranking) : '',

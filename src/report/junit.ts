@@ -11,8 +11,16 @@
 import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startsWith, type OutputKind } from '../output-file.js';
 import type { SessionResult } from '../session/result.js';
 import type { ResultSource } from './aggregate.js';
+
+
+/** How xrsim begins a JUnit report: the comment tells a report it may replace from a file of the user's. */
+const JUNIT_PREFIX = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- JUnit report written by xrsim -->\n';
+
+/** A JUnit report, as an output that may replace an existing file (src/output-file.ts). */
+export const JUNIT_OUTPUT: OutputKind = startsWith('a JUnit report written by xrsim', JUNIT_PREFIX);
 
 /** A session's name in reports: `app · scene · seed N · hand`. */
 export function sessionLabel(r: SessionResult): string {
@@ -91,7 +99,7 @@ export function writeJunit(path: string, source: ResultSource, name = 'xrsim swe
     const total = ordered.reduce((t, s) => ({ tests: t.tests + s.tests, failures: t.failures + s.failures, errors: t.errors + s.errors, seconds: t.seconds + s.seconds }), { tests: 0, failures: 0, errors: 0, seconds: 0 });
     const out = openSync(path, 'w');
     try {
-      writeSync(out, `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlEscape(name)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" time="${seconds(total.seconds)}">\n`);
+      writeSync(out, `${JUNIT_PREFIX}<testsuites name="${xmlEscape(name)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" time="${seconds(total.seconds)}">\n`);
       for (const suite of ordered) {
         flush(suite);
         writeSync(out, `  <testsuite name="${xmlEscape(suite.task)}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" time="${seconds(suite.seconds)}">\n`);

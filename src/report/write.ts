@@ -8,9 +8,10 @@ import { dirname, relative, resolve } from 'node:path';
 import { XrsimInputError } from '../errors.js';
 import type { SessionResult } from '../session/result.js';
 import { aggregateResults, type ResultSource } from './aggregate.js';
-import { htmlFromAggregate, traceKey, type FlakyRow } from './html.js';
+import { checkOutputFile } from '../output-file.js';
+import { HTML_OUTPUT, htmlFromAggregate, traceKey, type FlakyRow } from './html.js';
 import type { Ranking } from './rank-section.js';
-import { writeJunit } from './junit.js';
+import { JUNIT_OUTPUT, writeJunit } from './junit.js';
 import { traceStream, type ValidatorTrace } from './traces.js';
 
 /** Which reports to write, and where. */
@@ -21,12 +22,24 @@ export interface ReportOptions {
   flaky?: FlakyRow[];
   /** A ranking of candidates to report (`xrsim rank`). */
   ranking?: Ranking;
+  /** Replace whatever files are at `junit` and `html` (`--force`); else only reports xrsim wrote, or empty files. */
+  force?: boolean;
+}
+
+/**
+ * Throws bad input unless every report path may be written (src/output-file.ts): call it before the work
+ * whose results the reports show, so that a refusal costs nothing. {@link writeReports} checks again.
+ */
+export function checkReportOutputs(options: Pick<ReportOptions, 'junit' | 'html' | 'force'>): void {
+  if (options.junit) checkOutputFile(options.junit, JUNIT_OUTPUT, { option: '--junit', force: options.force });
+  if (options.html) checkOutputFile(options.html, HTML_OUTPUT, { option: '--html', force: options.force });
 }
 
 /** Writes the requested reports of `results` (a list, or a source such as `() => resultLines(dir)`). */
 export function writeReports(results: readonly SessionResult[] | ResultSource, options: ReportOptions): void {
   const source: ResultSource = typeof results === 'function' ? results : () => results;
   const title = options.title ?? 'xrsim sweep';
+  checkReportOutputs(options);
   const guard = (path: string, write: () => void) => {
     try {
       write();

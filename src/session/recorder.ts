@@ -17,5 +17,5 @@ export function openRecorder(model: SimModel, options: RecordOptions, seed: numb
     ...(perturbationSeed !== undefined ? { perturbationSeed } : {}),
   };
   const header = buildStreamHeader(model, { seed, dominantHand, spec, encoding: options.encoding, chunkFrames: options.chunkFrames, compressionLevel: options.compressionLevel });
-  return new StreamWriter(options.path, header);
+  return new StreamWriter(options.path, header, { replace: options.replace });
 }

@@ -22,6 +22,8 @@ export interface RecordOptions {
   chunkFrames?: number;
   /** zlib level 1–9 (default 6). */
   compressionLevel?: number;
+  /** Replace whatever file is at `path` (`--force`). Without it, only an existing stream or an empty file is replaced. */
+  replace?: boolean;
 }
 
 /** What to run. */
@@ -183,6 +185,7 @@ function checkRecord(record: unknown, fail: (key: string, message: string, expec
   if (r.compressionLevel !== undefined && !(Number.isInteger(r.compressionLevel) && (r.compressionLevel as number) >= 1 && (r.compressionLevel as number) <= 9)) {
     fail('record.compressionLevel', `compressionLevel must be 1–9, got ${JSON.stringify(r.compressionLevel)}`, 'an integer 1..9');
   }
+  if (r.replace !== undefined && typeof r.replace !== 'boolean') fail('record.replace', `replace must be true or false, got ${JSON.stringify(r.replace)}`, 'a boolean');
 }
 
 function checkDesignJudge(judge: unknown, fail: (key: string, message: string, expected: string) => never): void {

@@ -18,6 +18,7 @@
  * ```
  * Every chunk decodes on its own, so one damaged chunk never hides the others.
  */
+import { startsWith, type OutputKind } from '../output-file.js';
 import type { ChannelDescriptor } from '../frame/layout.js';
 import type { Handedness } from '../hand/side.js';
 import type { SceneSpec } from '../scene/types.js';
@@ -29,6 +30,9 @@ import type { HandModelSpec } from '../hand/hand-model.js';
 
 /** First 8 bytes of every stream. */
 export const HEADER_MAGIC = 'XRSTREAM';
+
+/** A stream, as an output that may replace an existing file (src/output-file.ts). */
+export const STREAM_OUTPUT: OutputKind = startsWith('an xrsim stream', HEADER_MAGIC);
 /** Magic, format version, JSON length, JSON CRC32. */
 export const HEADER_PREFIX_BYTES = 20;
 /** "XCHK" read as a little-endian u32. */

@@ -2,9 +2,10 @@
  * Writing a frame stream to disk while the session runs. Memory stays flat: one chunk of frames is held,
  * deflated and written when full, then its buffers are reused.
  */
-import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { XrsimInputError } from '../errors.js';
+import { checkOutputFile } from '../output-file.js';
 import type { Frame } from '../frame/frame.js';
 import { ChunkPacker } from './chunk-codec.js';
 import {
@@ -15,6 +16,7 @@ import {
   FOOTER_MAGIC,
   HEADER_MAGIC,
   HEADER_PREFIX_BYTES,
+  STREAM_OUTPUT,
   TRAILER_BYTES,
   TRAILER_MAGIC,
   type ChunkIndexEntry,
@@ -46,9 +48,10 @@ export class StreamWriter {
   constructor(
     readonly path: string,
     readonly header: StreamHeader,
+    options: { replace?: boolean } = {},
   ) {
     this.packer = new ChunkPacker(header.fixedBytes, header.encoding.chunkFrames, header.channels, header.encoding.mode);
-    refuseToOverwriteForeignFile(path);
+    refuseToOverwriteForeignFile(path, options.replace === true);
     try {
       this.fd = openSync(path, 'w');
     } catch (err) {
@@ -137,36 +140,8 @@ export class StreamWriter {
 
 /**
  * A recording replaces an existing stream, but never another kind of file: `--out precious.json` must not
- * destroy it. Empty files and non-regular files (`/dev/null`) are fine to write to; a file that does not
- * start with the stream magic is refused before it is opened for writing.
+ * destroy it (src/output-file.ts). Checked before the file is opened for writing.
  */
-function refuseToOverwriteForeignFile(path: string): void {
-  let size: number;
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile()) return;
-    size = stat.size;
-  } catch {
-    return; // no such file: nothing to lose (an unwritable path is reported when it is opened)
-  }
-  if (size === 0) return;
-  const magic = Buffer.alloc(HEADER_MAGIC.length);
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    readSync(fd, magic, 0, magic.length, 0);
-  } catch (err) {
-    throw new XrsimInputError(`cannot check that the existing file is an xrsim stream before replacing it: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
-      file: path,
-      expected: 'a new path, or an existing .xrs stream to replace',
-    });
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  if (magic.toString('latin1') !== HEADER_MAGIC) {
-    throw new XrsimInputError('refusing to overwrite an existing file that is not an xrsim stream', {
-      file: path,
-      expected: 'a new path, or an existing .xrs stream to replace',
-    });
-  }
+function refuseToOverwriteForeignFile(path: string, replace: boolean): void {
+  checkOutputFile(path, STREAM_OUTPUT, { option: 'recording to', force: replace });
 }

@@ -2,7 +2,9 @@
  * `xrsim view --screenshot`: opens a running viewer in headless Chromium at a session and tick, waits for
  * the frame and the timeline (plots, markers) to be drawn, and saves the page as a PNG.
  */
+import { writeFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { markPng } from '../render/png.js';
 import type { ViewerPageHandle } from './api-types.js';
 import { launchChromium } from './chromium.js';
 
@@ -63,7 +65,8 @@ export async function screenshotViewer(url: string, options: ScreenshotOptions, 
       // Let the last requested render reach the screen.
       await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
     }
-    await page.screenshot({ path: options.path });
+    // Marked as xrsim's, so that the next screenshot to the same path may replace it (src/output-file.ts).
+    writeFileSync(options.path, markPng(await page.screenshot()));
     await page.close();
     return { path: options.path, tick, consoleErrors, timeline };
   } finally {

@@ -2,16 +2,19 @@
  * `xrsim export`: a recorded stream as an IWER action recording, an MCAP file or JSON lines.
  */
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ExitCode, XrsimInputError } from '../../errors.js';
-import { exportIwer } from '../../export/iwer.js';
-import { exportJsonl } from '../../export/jsonl.js';
-import { exportMcap } from '../../export/mcap.js';
+import { exportIwer, IWER_OUTPUT } from '../../export/iwer.js';
+import { exportJsonl, JSONL_OUTPUT } from '../../export/jsonl.js';
+import { exportMcap, MCAP_OUTPUT } from '../../export/mcap.js';
+import { checkOutputFile } from '../../output-file.js';
 import { StreamReader } from '../../stream/reader.js';
 import { parseChoiceArg, printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
 
 const FORMATS = ['iwer', 'mcap', 'jsonl'] as const;
 const EXTENSIONS: Record<(typeof FORMATS)[number], string> = { iwer: '.iwer.json', mcap: '.mcap', jsonl: '.jsonl' };
+const OUTPUTS = { iwer: IWER_OUTPUT, mcap: MCAP_OUTPUT, jsonl: JSONL_OUTPUT };
 
 /** `xrsim export FILE.xrs --format iwer|mcap|jsonl`. */
 export const exportCommand: Command = {
@@ -26,7 +29,9 @@ export const exportCommand: Command = {
                         /controller/left|right, /depth/image, /depth/calibration, /events, /scene
   --format jsonl        one JSON object per frame: tick, time, head, hands (OpenXR joint names),
                         contacts, controllers, bodies, events, depth
-  --out PATH            where to write (default: FILE with .iwer.json, .mcap or .jsonl)
+  --out PATH            where to write (default: FILE with .iwer.json, .mcap or .jsonl). An existing
+                        file is replaced only when it is an export of the same format by xrsim
+  --force               replace the file at --out whatever it is (never the stream itself)
   --depth-images        jsonl: include depth images (base64 of little-endian u16 millimetres)
   --json                print { file, format, out, frames, bytes, messages? } as the last line
 
@@ -35,6 +40,7 @@ Exit codes: 0 written, 1 the stream is damaged, 2 bad input.`,
     format: { type: 'string' },
     out: { type: 'string' },
     'depth-images': { type: 'boolean' },
+    force: { type: 'boolean' },
   },
   positionals: true,
   async run({ values, positionals, json }) {
@@ -43,7 +49,8 @@ Exit codes: 0 written, 1 the stream is damaged, 2 bad input.`,
     if (v.format === undefined) throw new XrsimInputError('missing --format', { expected: FORMATS.join(', ') });
     const format = parseChoiceArg('format', v.format, FORMATS, 'jsonl');
     const out = v.out ?? file.replace(/\.xrs$/i, '') + EXTENSIONS[format];
-    if (out === file) throw new XrsimInputError('--out would overwrite the stream', { expected: 'another path' });
+    if (resolve(out) === resolve(file)) throw new XrsimInputError('--out would overwrite the stream', { expected: 'another path' });
+    checkOutputFile(out, OUTPUTS[format], { option: v.out === undefined ? `the export of ${file}` : '--out', force: values.force === true });
     const reader = StreamReader.open(file);
     try {
       let lastShown = -1;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ExitCode } from '../../errors.js';
 import { prepareOutDir } from '../../sweep/out-dir.js';
 import { progressPrinter } from '../progress.js';
-import { writeReports } from '../../report/write.js';
+import { checkReportOutputs, writeReports } from '../../report/write.js';
 import { runFlaky } from '../../sweep/flaky.js';
 import { parseHands, parseScenes, parseSeeds, parseShard } from '../../sweep/matrix.js';
 import { parseNumberArg, parseWorkersArg, printJson, type Command } from '../command.js';
@@ -18,13 +18,14 @@ export const flakyCommand: Command = {
   summary: 'run every session several times (repeat or perturbation mode) and report milestones that flip',
   help: `xrsim flaky [TASK-GLOB...] [--runs R] [--perturb] [--apps reference|all|NAME] [--seeds 1..N|LIST]
              [--hands both|right|left] [--scenes default|all|LIST] [--shard K/N] [--workers N]
-             [--time-limit SECONDS] [--out DIR] [--html FILE] [--json]
+             [--time-limit SECONDS] [--out DIR] [--html FILE] [--force] [--json]
 
   --runs R      runs per session (default 3)
   --perturb     perturbation mode: each run with another perturbation seed (tremor, joint jitter,
                 tracking and sensor noise, actor timing); without it, plain repeats, which must agree
   --out DIR     where flaky.json goes (default xrsim-out/flaky)
   --html FILE   an HTML report with the flaky table and the first run's matrix
+  --force       replace the file at --html whatever it is (else only a report xrsim wrote)
 Other options as for xrsim sweep.
 
 Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a hash differed), 2 bad input.`,
@@ -40,6 +41,7 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
     'time-limit': { type: 'string' },
     out: { type: 'string' },
     html: { type: 'string' },
+    force: { type: 'boolean' },
   },
   positionals: true,
   async run({ values, positionals, json }) {
@@ -47,6 +49,8 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
     const hands = parseHands(v.hands);
     const out = v.out ?? 'xrsim-out/flaky';
     prepareOutDir(out);
+    const force = values.force === true;
+    checkReportOutputs({ html: v.html, force });
     const workers = parseWorkersArg('flaky', v.workers);
     const progress = progressPrinter(process.stderr, undefined, 'runs');
     const report = await runFlaky({
@@ -65,7 +69,7 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
     progress.finish();
     const { results, ...summary } = report;
     writeFileSync(join(out, 'flaky.json'), `${JSON.stringify({ ...summary, results }, null, 1)}\n`);
-    if (v.html) writeReports(results.map((runs) => runs[0]), { html: v.html, title: `xrsim flaky (${report.mode}, ${report.runs} runs)`, flaky: report.milestones });
+    if (v.html) writeReports(results.map((runs) => runs[0]), { html: v.html, title: `xrsim flaky (${report.mode}, ${report.runs} runs)`, flaky: report.milestones, force });
     if (json) printJson(summary);
     else {
       process.stdout.write(table([['task', 'candidates', 'flipped', 'flip rate'], ...report.tasks.map((t) => [t.task, String(t.candidates), String(t.flipped), `${(t.flipRate * 100).toFixed(1)}%`])], ''));

@@ -3,7 +3,7 @@
  */
 import { resolve, sep } from 'node:path';
 import { ExitCode, XrsimInputError } from '../../errors.js';
-import { writeReports } from '../../report/write.js';
+import { checkReportOutputs, writeReports } from '../../report/write.js';
 import { rankSweeps, type Ranking, type RankMetric } from '../../sweep/rank.js';
 import { METRIC_NAMES } from '../../report/rank-section.js';
 import { readResults } from '../../sweep/results.js';
@@ -15,7 +15,7 @@ export const rankCommand: Command = {
   name: 'rank',
   summary: 'rank sweep folders (one per candidate) with bootstrap confidence intervals and win probabilities',
   help: `xrsim rank DIR DIR... [--names A,B,...] [--metric partial|full-pass|design] [--resamples N]
-           [--seed S] [--html FILE] [--json]
+           [--seed S] [--html FILE] [--force] [--json]
 
 Each folder is one candidate's sweep (an agent's apps, a build). A candidate's score is the mean over tasks
 of its mean session score, under partial credit (fraction of milestones passed) and binary full pass, and
@@ -31,6 +31,7 @@ bootstrap that redraws each task's sessions, the same draws for every candidate.
   --resamples N    bootstrap resamples, at least 10000 (default 10000)
   --seed S         resampling seed (default 1)
   --html FILE      an HTML report with the ranking section
+  --force          replace the file at --html whatever it is (else only a report xrsim wrote)
 
 Exit codes: 0 ranked, 2 bad input.`,
   options: {
@@ -40,6 +41,7 @@ Exit codes: 0 ranked, 2 bad input.`,
     resamples: { type: 'string' },
     seed: { type: 'string' },
     html: { type: 'string' },
+    force: { type: 'boolean' },
   },
   positionals: true,
   async run({ values, positionals, json }) {
@@ -53,13 +55,14 @@ Exit codes: 0 ranked, 2 bad input.`,
     const metric = v.metric ?? v.by;
     const option = v.metric !== undefined ? '--metric' : '--by';
     if (metric !== undefined && !Object.hasOwn(METRIC_NAMES, metric)) throw new XrsimInputError(`${option} must be partial, full-pass or design, got "${metric}"`);
+    checkReportOutputs({ html: v.html, force: values.force === true });
     const candidates = positionals.map((dir, i) => ({ name: names[i], results: readResults(dir) }));
     const ranking = rankSweeps(candidates, {
       resamples: parseNumberArg('resamples', v.resamples, true),
       seed: parseSeedArg(v.seed, 1),
       by: metric as RankMetric | undefined,
     });
-    if (v.html) writeReports([], { html: v.html, title: `xrsim rank: ${names.join(', ')}`, ranking });
+    if (v.html) writeReports([], { html: v.html, title: `xrsim rank: ${names.join(', ')}`, ranking, force: values.force === true });
     if (json) printJson(ranking);
     else process.stdout.write(formatRanking(ranking));
     return ExitCode.ok;

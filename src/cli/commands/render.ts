@@ -11,12 +11,13 @@ import type { Vec3 } from '../../geometry/types.js';
 import { GL_INSTALL_HELP, GlRenderer, GlUnavailableError, glModuleName, type RenderedView } from '../../render/gl-renderer.js';
 import { primitiveColours } from '../../render/colours.js';
 import { sceneMesh } from '../../render/mesh.js';
-import { encodePng } from '../../render/png.js';
+import { encodePng, PNG_OUTPUT } from '../../render/png.js';
 import { RecordedScene, renderOnCpu, viewCamera, VIEW_KINDS, type ViewCamera } from '../../render/view.js';
 import { modelFromHeader } from '../../stream/header.js';
 import { StreamReader } from '../../stream/reader.js';
 import { parseChoiceArg, parseNumberArg, printJson, type Command } from '../command.js';
 import { requireOnePath } from './paths.js';
+import { checkOutputFile } from '../../output-file.js';
 import { checkVideoOutput, encodeVideo, type VideoReport } from '../../export/video.js';
 import { SimulationViewSource } from '../../export/video-source.js';
 import { defaultRenderThreads, ParallelViewSource } from '../../export/parallel-view-source.js';
@@ -53,6 +54,8 @@ export const renderCommand: Command = {
   --fps N               video frames per second (default 30)
   --threads N           render threads for a video with the CPU renderer (default: one per core,
                         at most 4)
+  --force               replace existing files at --out, in --out-dir or at --video whatever they are
+                        (without it, only PNGs and videos xrsim wrote, or empty files, are replaced)
   --depth               also write depth as 16-bit greyscale PNGs in millimetres (VIEW.depth.png,
                         frame-NNNNNN.depth.png), 0 where nothing is in view
   --renderer gl|cpu     headless-gl (default) or the CPU depth kernel (no install needed)
@@ -67,6 +70,7 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
   options: {
     threads: { type: 'string' },
     tick: { type: 'string' },
+    force: { type: 'boolean' },
     out: { type: 'string' },
     every: { type: 'string' },
     'out-dir': { type: 'string' },
@@ -95,12 +99,13 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
     if (single && !v.out) throw new XrsimInputError('missing --out', { expected: '--out VIEW.png' });
     if (v.every !== undefined && !v['out-dir']) throw new XrsimInputError('missing --out-dir', { expected: '--out-dir DIR' });
     const fps = video ? (parseNumberArg('fps', v.fps, false) ?? 30) : 0;
+    const force = values.force === true;
     if (video && layerView(file, v)) {
-      checkVideoOutput(v.video!, DEFAULT_LAYER_SIZE);
+      checkVideoOutput(v.video!, DEFAULT_LAYER_SIZE, { force });
       return renderLayerVideo(file, v.video!, fps, json);
     }
     if (v.view !== undefined && !video) throw new XrsimInputError('--view is for --video', { expected: '--video OUT.webm|OUT.mp4 with --view' });
-    if (video) checkVideoOutput(v.video!, { width: Number(v.width ?? 640), height: Number(v.height ?? 480) });
+    if (video) checkVideoOutput(v.video!, { width: Number(v.width ?? 640), height: Number(v.height ?? 480) }, { force });
     if (renderer === 'gl') {
       const relaunched = relaunchUnderXvfb();
       if (relaunched !== null) return relaunched;
@@ -140,17 +145,25 @@ Exit codes: 0 written, 2 bad input or no renderer.`,
       const colourOf = primitiveColours(scene);
       const images: { tick: number; rgb: string; depth: string | null }[] = [];
       if (!single) mkdirSync(v['out-dir']!, { recursive: true });
+      const rgbPathOf = (t: number) => (single ? v.out! : join(v['out-dir']!, `frame-${String(t).padStart(6, '0')}.png`));
+      const depthPathOf = (rgbPath: string) => rgbPath.replace(/\.png$/i, '') + '.depth.png';
+      // Every image is checked before the first is written: a refusal leaves the folder as it was.
+      for (let t = single ? tick : 0; t <= (single ? tick : reader.frames - 1); t += single ? 1 : every) {
+        const option = single ? '--out' : '--out-dir';
+        checkOutputFile(rgbPathOf(t), PNG_OUTPUT, { option, force });
+        if (values.depth === true) checkOutputFile(depthPathOf(rgbPathOf(t)), PNG_OUTPUT, { option, force });
+      }
       for (const frame of reader.framesInOrder()) {
         scene.advance(frame);
         const wanted = single ? frame.tick === tick : frame.tick % every === 0;
         if (wanted) {
           const view = viewCamera(camera, frame, model, size, depthChannel?.camera?.mount);
           const image: RenderedView = gl ? gl.render(sceneMesh(scene.geometry, VIEW_KINDS, colourOf), view) : renderOnCpu(scene, view);
-          const rgbPath = single ? v.out! : join(v['out-dir']!, `frame-${String(frame.tick).padStart(6, '0')}.png`);
+          const rgbPath = rgbPathOf(frame.tick);
           writeFileSync(rgbPath, encodePng({ kind: 'rgb', width: image.width, height: image.height, pixels: image.rgb }));
           let depthPath: string | null = null;
           if (values.depth === true) {
-            depthPath = rgbPath.replace(/\.png$/i, '') + '.depth.png';
+            depthPath = depthPathOf(rgbPath);
             const mm = Uint16Array.from(image.depth, (z) => (z === Infinity ? 0 : Math.min(65535, Math.round(z * 1000))));
             writeFileSync(depthPath, encodePng({ kind: 'gray16', width: image.width, height: image.height, pixels: mm }));
           }

@@ -27,7 +27,9 @@ export const runCommand: Command = {
                         (default: the task's own scene)
   --seed N              the session seed, a non-negative integer (default 1)
   --hand right|left     the dominant hand (default right)
-  --out FILE.xrs        record the frame stream to FILE.xrs
+  --out FILE.xrs        record the frame stream to FILE.xrs (replacing an existing stream or an empty
+                        file; any other file is refused)
+  --force               replace the file at --out whatever it is
   --encoding MODE       lossless (default) or quantised (0.1 mm, about 3x smaller)
   --hand-model ID|PATH  small, medium (default) or large, or a hand-model .json file
   --perturb             perturbation mode: seeded tremor, joint jitter and tracking noise
@@ -63,6 +65,7 @@ be judged, or an agent step had no agent), 2 bad input.`,
     seed: { type: 'string' },
     hand: { type: 'string' },
     out: { type: 'string' },
+    force: { type: 'boolean' },
     encoding: { type: 'string' },
     substeps: { type: 'string' },
     duration: { type: 'string' },
@@ -99,7 +102,7 @@ be judged, or an agent step had no agent), 2 bad input.`,
           ...(values.planes === true ? { planes: true } : {}),
         };
       }
-      if (v.out) spec.record = { path: v.out, encoding: parseChoiceArg('encoding', v.encoding, ['lossless', 'quantised'] as const, 'lossless') };
+      if (v.out) spec.record = { path: v.out, encoding: parseChoiceArg('encoding', v.encoding, ['lossless', 'quantised'] as const, 'lossless'), ...(values.force === true ? { replace: true } : {}) };
       if (v.judge !== undefined || v['judge-images'] !== undefined || v.out) {
         const imagesDir = v['judge-images'] ?? (v.out ? `${v.out.replace(/\.xrs$/, '')}.visual` : undefined);
         spec.judge = { ...(v.judge !== undefined ? { command: v.judge } : {}), ...(imagesDir ? { imagesDir } : {}) };

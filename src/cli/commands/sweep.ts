@@ -2,7 +2,7 @@
  * `xrsim sweep`: the main job, a regression sweep of the task suite over seeds, hands and scenes.
  */
 import { ExitCode } from '../../errors.js';
-import { writeReports } from '../../report/write.js';
+import { checkReportOutputs, writeReports } from '../../report/write.js';
 import { parseHands, parseScenes, parseSeeds, parseShard } from '../../sweep/matrix.js';
 import { resultLines } from '../../sweep/results.js';
 import { runSweep, type SweepSummary } from '../../sweep/run.js';
@@ -21,7 +21,7 @@ export const sweepCommand: Command = {
   help: `xrsim sweep [TASK-GLOB...] [--apps reference|all|NAME[,NAME...]] [--seeds 1..N|LIST] [--hands both|right|left]
              [--scenes default|all|LIST] [--workers N] [--time-limit SECONDS] [--shard K/N]
              [--keep-streams failed|all|none] [--videos failed|all|none] [--judge CMD] [--design-judge CMD] [--agent AGENT]
-             [--junit FILE] [--html FILE] [--out DIR] [--json]
+             [--junit FILE] [--html FILE] [--force] [--out DIR] [--json]
              [--queue URL [--queue-name NAME] [--queue-window N] [--queue-attempts N]]
 
   TASK-GLOB           task ids or globs ('physics/*', 'xr/{palm-menu,poke-button}', 'xr/poke-?utton',
@@ -55,6 +55,8 @@ export const sweepCommand: Command = {
   --junit FILE        write JUnit XML: one test case per session and milestone
   --html FILE         write a self-contained HTML report (pass matrix, milestone pass rates and
                       histograms, the first and worst failures with plots, the slowest sessions)
+  --force             replace the files at --junit and --html whatever they are (without it, only
+                      reports xrsim wrote, or empty files, are replaced)
   --out DIR           output folder for sweep.json and results.jsonl (default xrsim-out/sweep).
                       Run the same sweep again with the same --out to finish an interrupted one;
                       one sweep at a time per folder.
@@ -88,6 +90,7 @@ result already written is kept: run the same command again to resume).`,
     agent: { type: 'string' },
     junit: { type: 'string' },
     html: { type: 'string' },
+    force: { type: 'boolean' },
     out: { type: 'string' },
     ...QUEUE_OPTIONS,
     'queue-window': { type: 'string' },
@@ -105,6 +108,8 @@ result already written is kept: run the same command again to resume).`,
     const workers = queue ? undefined : parseWorkersArg('sweep', v.workers);
     // Reports come at the end of what may be hours: check their paths can be written before starting.
     for (const option of ['junit', 'html'] as const) if (v[option]) checkWritableFile(v[option]!, `--${option}`);
+    const force = values.force === true;
+    checkReportOutputs({ junit: v.junit, html: v.html, force });
     const progress = progressPrinter();
     const out = v.out ?? 'xrsim-out/sweep';
     const sweep = runSweep({
@@ -129,7 +134,7 @@ result already written is kept: run the same command again to resume).`,
     while (!next.done) next = await sweep.next();
     const summary = next.value;
     progress.finish();
-    if (v.junit || v.html) writeReports(() => resultLines(summary.out), { junit: v.junit, html: v.html, title: `xrsim sweep ${summary.out}` });
+    if (v.junit || v.html) writeReports(() => resultLines(summary.out), { junit: v.junit, html: v.html, title: `xrsim sweep ${summary.out}`, force });
     if (json) printJson(summary);
     else printSummary(summary);
     return summary.passed === summary.sessions ? ExitCode.ok : ExitCode.failed;

@@ -1,6 +1,8 @@
 /**
  * `xrsim view`: the 3D replay viewer for a stream or a sweep folder, in the user's browser or headless.
  */
+import { checkOutputFile } from '../../output-file.js';
+import { PNG_OUTPUT } from '../../render/png.js';
 import { spawn } from 'node:child_process';
 import { ExitCode, XrsimInputError } from '../../errors.js';
 import { StreamReader } from '../../stream/reader.js';
@@ -27,6 +29,7 @@ The server runs until you stop it (Ctrl-C).
   --tick N              the tick to show (default 0)
   --session ID          in a sweep folder, the session (its result key) to show; without it the
                         screenshot shows the pass matrix
+  --force               replace the file at --screenshot whatever it is (else only a PNG xrsim wrote)
   --width W, --height H screenshot size (default 1280 x 800)
   --chromium PATH       the Chromium for --screenshot (default: XRSIM_CHROMIUM or /usr/bin/chromium)
   --json                print { url } (or { screenshot, tick, consoleErrors, timeline }) as the last line
@@ -40,12 +43,14 @@ Exit codes: 0 served or saved, 1 the page reported errors, 2 bad input.`,
     width: { type: 'string' },
     height: { type: 'string' },
     chromium: { type: 'string' },
+    force: { type: 'boolean' },
   },
   positionals: true,
   async run({ values, positionals, json }) {
     const v = values as Record<string, string | undefined>;
     const target = requireOnePath(positionals, 'FILE.xrs or SWEEP_DIR');
     const tick = v.tick === undefined ? undefined : wholeNumber('tick', v.tick);
+    if (v.screenshot !== undefined) checkOutputFile(v.screenshot, PNG_OUTPUT, { option: '--screenshot', force: values.force === true });
     const viewer = await startViewer(target);
     if (v.session !== undefined && viewer.catalog.streamPath(v.session) === null) {
       await viewer.close();

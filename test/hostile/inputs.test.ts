@@ -5,11 +5,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from '../src/json/load.js';
-import { locateJsonSyntaxError } from '../src/json/syntax.js';
-import { XrsimInputError } from '../src/errors.js';
-import { MAX_SESSION_TICKS, runSession, type SessionSpec } from '../src/index.js';
-import { ROOT, tempDir, xrsim } from './helpers/cli.js';
+import { parseJsonText } from '../../src/json/load.js';
+import { locateJsonSyntaxError } from '../../src/json/syntax.js';
+import { XrsimInputError } from '../../src/errors.js';
+import { MAX_SESSION_TICKS, runSession, type SessionSpec } from '../../src/index.js';
+import { ROOT, tempDir, xrsim } from '../helpers/cli.js';
 
 /** A small seeded generator, so the mutations below are the same on every run. */
 function lcg(seed: number): () => number {
@@ -169,30 +169,5 @@ describe('non-finite and absurd numbers are bad input', () => {
     expect(r.code).toBe(2);
     expect(r.json.error).toMatchObject({ kind: 'bad-input', file: path, jsonPath: '$.timing.dt' });
     expect(r.json.error.message).toContain(`at most ${MAX_SESSION_TICKS} ticks`);
-  });
-});
-
-describe('recording never destroys a file that is not a stream', () => {
-  const dir = tempDir();
-
-  it('run --out precious.json exits 2 and leaves the file as it was', () => {
-    const precious = join(dir, 'precious.json');
-    writeFileSync(precious, '{"years of work": true}\n');
-    const r = xrsim('run', '--task', 'physics/stack-settle', '--duration', '0.2', '--out', precious, '--json');
-    expect(r.code).toBe(2);
-    expect(r.json.error).toMatchObject({ kind: 'bad-input', file: precious });
-    expect(r.json.error.message).toMatch(/refusing to overwrite an existing file that is not an xrsim stream/);
-    expect(readFileSync(precious, 'utf8')).toBe('{"years of work": true}\n');
-  });
-
-  it('an existing stream, an empty file and a new path are written', () => {
-    const stream = join(dir, 'again.xrs');
-    const empty = join(dir, 'empty.xrs');
-    writeFileSync(empty, '');
-    for (const out of [stream, stream, empty]) {
-      const r = xrsim('run', '--task', 'physics/stack-settle', '--duration', '0.2', '--out', out, '--json');
-      expect(r.json.status, out).not.toBe('errored');
-      expect(readFileSync(out).subarray(0, 8).toString('latin1')).toBe('XRSTREAM');
-    }
   });
 });
