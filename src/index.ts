@@ -269,6 +269,10 @@ export { DEFAULT_ATTEMPTS, DEFAULT_WINDOW, type QueueSweepOptions } from './queu
 export { startQueueWorker, type QueueWorker, type QueueWorkerOptions, type QueueWorkerStats, type QueueWorkerExit } from './queue/worker.js';
 /** Queue URLs (`redis://`, `rediss://`) with the password kept out of every message. */
 export { parseQueueUrl, type QueueTarget } from './queue/url.js';
+/** What a queue job may name: what to simulate, never a command or an output path (docs/FLEET.md). */
+export { JOB_SPEC_FIELDS } from './queue/payload.js';
+/** Outputs never clobber a user's file: the check every output flag makes, and the kinds of output it knows. */
+export { checkOutputFile, type OutputKind, type OutputTarget } from './output-file.js';
 /** A worker's task roots: the only folders a job may name files in. */
 export { TaskRoots } from './queue/task-roots.js';
 /** Sessions in worker processes with a wall-clock limit: the pool, its protocol, and one-off isolated runs. */
@@ -287,7 +291,7 @@ export {
   type PooledRun,
   type WorkerCount,
 } from './session/pool.js';
-export { resolveWorkerV8Flags, WORKER_V8_FLAGS_ENV } from './session/worker-flags.js';
+export { DEFAULT_WORKER_HEAP_MB, resolveWorkerHeapMb, resolveWorkerV8Flags, WORKER_HEAP_MB_ENV, WORKER_V8_FLAGS_ENV } from './session/worker-flags.js';
 export type { RunJob, WorkerReady, JobsDone, JobDone, PoolMessage, WorkerMessage, JobFailureKind } from './session/worker-protocol.js';
 /** Reports: JUnit XML, the self-contained HTML report, and traces of recorded sessions. */
 export { junitXml, writeJunit, xmlEscape, sessionLabel } from './report/junit.js';

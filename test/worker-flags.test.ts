@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createSessionPool, resolveWorkerV8Flags, runSession, WORKER_V8_FLAGS_ENV, XrsimInputError, type SessionSpec } from '../src/index.js';
+import { createSessionPool, DEFAULT_WORKER_HEAP_MB, resolveWorkerHeapMb, resolveWorkerV8Flags, runSession, WORKER_HEAP_MB_ENV, WORKER_V8_FLAGS_ENV, XrsimInputError, type SessionSpec } from '../src/index.js';
 import { WORKER_EXEC_ARGV } from '../src/session/worker-protocol.js';
 
 /** The command line a process was started with (Linux). */
@@ -21,6 +21,14 @@ describe('choosing worker V8 flags', () => {
     expect(resolveWorkerV8Flags([], env)).toEqual([]);
     expect(resolveWorkerV8Flags(undefined, { [WORKER_V8_FLAGS_ENV]: '' })).toEqual([]);
     expect(resolveWorkerV8Flags(undefined, {})).toEqual([]);
+  });
+
+  it(`the heap limit: a pool's own, else ${WORKER_HEAP_MB_ENV}, else ${DEFAULT_WORKER_HEAP_MB} MB; anything but a whole number of MB is refused`, () => {
+    expect(resolveWorkerHeapMb(undefined, {})).toBe(DEFAULT_WORKER_HEAP_MB);
+    expect(resolveWorkerHeapMb(undefined, { [WORKER_HEAP_MB_ENV]: '512' })).toBe(512);
+    expect(resolveWorkerHeapMb(256, { [WORKER_HEAP_MB_ENV]: '512' })).toBe(256);
+    expect(() => resolveWorkerHeapMb(undefined, { [WORKER_HEAP_MB_ENV]: 'lots' })).toThrow(new RegExp(`${WORKER_HEAP_MB_ENV} must be a whole number of MB`));
+    expect(() => resolveWorkerHeapMb(32)).toThrow(/workerHeapMb must be a whole number of MB from 64/);
   });
 
   it('refuses anything that is not a --flag or --flag=value option, naming where it came from', () => {
@@ -64,13 +72,13 @@ describe('sessions in workers started with the flags', () => {
     }
   });
 
-  it(`a pool without flags starts its workers with V8's defaults (${WORKER_V8_FLAGS_ENV} unset)`, async () => {
+  it(`a pool without flags starts its workers with V8's defaults but for the heap limit (${WORKER_V8_FLAGS_ENV} unset)`, async () => {
     const pool = createSessionPool({ workers: 1, workerV8Flags: undefined });
     try {
       if (process.env[WORKER_V8_FLAGS_ENV] === undefined) expect(pool.workerV8Flags).toEqual([]);
       await pool.run(specs[0]);
       const [pid] = pool.workerPids;
-      expect(commandLine(pid).filter((arg) => arg.startsWith('--') && !WORKER_EXEC_ARGV.includes(arg) && !arg.startsWith('--run-marker'))).toEqual([...pool.workerV8Flags]);
+      expect(commandLine(pid).filter((arg) => arg.startsWith('--') && !WORKER_EXEC_ARGV.includes(arg) && !arg.startsWith('--run-marker'))).toEqual([`--max-old-space-size=${pool.heapLimitMb}`, ...pool.workerV8Flags]);
     } finally {
       await pool.close();
     }

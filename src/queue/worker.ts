@@ -45,6 +45,8 @@ export interface QueueWorkerOptions {
   name?: string;
   /** Session worker processes, and so sessions at once (default: one per core). */
   workers?: number;
+  /** Each session worker's JavaScript heap limit, MB (as a pool's `workerHeapMb`). */
+  workerHeapMb?: number;
   /** Folders besides the package's own `tasks/`, `scenes/` and `hand-models/` that jobs may name files in. */
   taskRoots?: string[];
   /** Which streams to keep: `none` (default), `failed` or `all`. Anything but `none` needs `streamsDir`. */
@@ -125,7 +127,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   await probeRedis(target);
 
   const { Worker, Queue } = await import('bullmq');
-  const pool = createSessionPool({ workers: options.workers, timeLimitSeconds: DEFAULT_TIME_LIMIT });
+  const pool = createSessionPool({ workers: options.workers, timeLimitSeconds: DEFAULT_TIME_LIMIT, workerHeapMb: options.workerHeapMb });
   const state = new WorkerState(target, pool, log);
   const connection = redisOptions(target, reconnectSeconds, (tries) => state.lose(`lost the connection to Redis at ${target.display} and could not get it back in ${reconnectSeconds} s (${tries} tries)`));
   const runJob = async (job: Job): Promise<SweepResultLine> => {

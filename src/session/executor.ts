@@ -26,6 +26,12 @@ export interface SessionPoolOptions {
    */
   workerV8Flags?: readonly string[];
   /**
+   * Each worker's JavaScript heap limit, MB (V8's `--max-old-space-size`; default `XRSIM_WORKER_HEAP_MB`,
+   * else 4096). A session whose worker reaches it is `errored` (kind `out-of-memory`), and V8's report of
+   * it stays out of the terminal.
+   */
+  workerHeapMb?: number;
+  /**
    * Seconds of work (at the recent mean session time) each worker may hold at once, running and queued
    * (default {@link DEFAULT_BATCH_SECONDS}): short sessions then travel several per message and a worker
    * never waits for the pool between them; at most {@link MAX_JOBS_PER_WORKER} jobs. `0` sends one

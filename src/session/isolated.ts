@@ -9,9 +9,9 @@ import type { SessionSpec } from './spec.js';
 
 export { DEFAULT_TIME_LIMIT, SESSION_WORKER } from './pool.js';
 
-/** Runs one session in a worker process of its own, with a time limit (default {@link DEFAULT_TIME_LIMIT} s). */
-export async function runSessionIsolated(spec: SessionSpec, options: { timeLimitSeconds?: number } = {}): Promise<SessionResult> {
-  const pool = createSessionPool({ workers: 1, timeLimitSeconds: options.timeLimitSeconds });
+/** Runs one session in a worker process of its own, with a time limit (default {@link DEFAULT_TIME_LIMIT} s) and a heap limit (`workerHeapMb`, as a pool's). */
+export async function runSessionIsolated(spec: SessionSpec, options: { timeLimitSeconds?: number; workerHeapMb?: number } = {}): Promise<SessionResult> {
+  const pool = createSessionPool({ workers: 1, timeLimitSeconds: options.timeLimitSeconds, workerHeapMb: options.workerHeapMb });
   try {
     return (await pool.run(spec)).result;
   } finally {

@@ -12,18 +12,14 @@
  * Workers are processes, not threads, so a session cannot reach the pool's memory or process state, its
  * memory is returned when the worker goes, and the coordinator's own footprint stays small.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../paths.js';
 import { checkBatchSeconds, checkTimeLimit, MAX_JOBS_PER_WORKER, resolveWorkerCount, TextRun, type PooledRun, type SessionExecutor, type SessionPoolOptions } from './executor.js';
 import { erroredResult, type SessionResult } from './result.js';
 import type { SessionSpec } from './spec.js';
-import { RUN_MARKER_ARG, RunMarker } from './run-marker.js';
-import { resolveWorkerV8Flags } from './worker-flags.js';
-import { isJobDone, isWorkerMessage, WORKER_EXEC_ARGV, type JobDone, type JobFailureKind, type RunJob, type WorkerMessage } from './worker-protocol.js';
+import { resolveWorkerHeapMb, resolveWorkerV8Flags, WORKER_HEAP_MB_ENV } from './worker-flags.js';
+import { afterLastOutput, SESSION_WORKER, startWorkerProcess, type WorkerProcess } from './worker-process.js';
+import { isJobDone, isWorkerMessage, type JobDone, type JobFailureKind, type RunJob, type WorkerMessage } from './worker-protocol.js';
 
-/** The compiled worker entry (tests and the CLI both run from a built package). */
-export const SESSION_WORKER = join(PACKAGE_ROOT, 'dist/workers/session-worker.js');
+export { SESSION_WORKER } from './worker-process.js';
 
 /** Consecutive workers that exit before they are ready, after which the pool gives up. */
 const START_FAILURES_ALLOWED = 3;
@@ -46,10 +42,7 @@ interface Job {
  * One worker process and the jobs sent to it and not answered yet, in order: finished ones whose answers
  * are on their way, the running one (its marker says which), and those waiting in the worker.
  */
-interface Slot {
-  child: ChildProcess;
-  /** Null when no marker file could be made: the worker then answers each job before it starts the next. */
-  marker: RunMarker | null;
+interface Slot extends WorkerProcess {
   ready: boolean;
   jobs: Job[];
   /** Since when (wall-clock ms, `Date` epoch) the first of `jobs` is the oldest unanswered: the deadline of a job the marker does not name yet. */
@@ -66,8 +59,6 @@ interface Slot {
 
 /** Weight of the newest session in the running mean of session seconds. */
 const MEAN_WEIGHT = 0.2;
-/** How long a dead worker's last replies may take to arrive before its running job is blamed. */
-const LAST_REPLIES_WAIT_MS = 1000;
 /** The longest delay a Node timer takes; a longer time limit is waited for in several steps. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
@@ -76,6 +67,8 @@ export class SessionPool implements SessionExecutor {
   readonly concurrency: number;
   /** The extra Node and V8 flags its workers start with, besides `WORKER_EXEC_ARGV` (see `worker-flags.ts`). */
   readonly workerV8Flags: readonly string[];
+  /** Each worker's JavaScript heap limit, MB. */
+  readonly heapLimitMb: number;
   /**
    * What happened to workers so far, why the last one that retired did, and the most memory a worker held;
    * `runMessages` and `jobsSent` count what went to the workers, `replies` the answers that came back
@@ -101,6 +94,7 @@ export class SessionPool implements SessionExecutor {
     this.timeLimit = checkTimeLimit(options.timeLimitSeconds);
     this.batchSeconds = checkBatchSeconds(options.batchSeconds);
     this.workerV8Flags = resolveWorkerV8Flags(options.workerV8Flags);
+    this.heapLimitMb = resolveWorkerHeapMb(options.workerHeapMb);
     for (let i = 0; i < this.concurrency; i++) this.slots.push(this.spawn());
   }
 
@@ -155,14 +149,8 @@ export class SessionPool implements SessionExecutor {
   }
 
   private spawn(): Slot {
-    const marker = RunMarker.create();
-    const child = fork(SESSION_WORKER, marker ? [`${RUN_MARKER_ARG}4`] : [], {
-      execArgv: [...WORKER_EXEC_ARGV, ...this.workerV8Flags],
-      serialization: 'advanced',
-      // An app's console output goes to stderr: stdout carries the CLI's results (--json). The marker is fd 4.
-      stdio: marker ? ['ignore', 2, 'inherit', 'ipc', marker.fd] : ['ignore', 2, 'inherit', 'ipc'],
-    });
-    const slot: Slot = { child, marker, ready: false, jobs: [], headSince: 0, timer: null, timerAt: Infinity, gone: false };
+    const slot: Slot = { ...startWorkerProcess(this.heapLimitMb, this.workerV8Flags), ready: false, jobs: [], headSince: 0, timer: null, timerAt: Infinity, gone: false };
+    const { child } = slot;
     this.stats.started++;
     child.on('message', (message: unknown) => {
       if (!slot.gone && isWorkerMessage(message)) this.onMessage(slot, message);
@@ -171,8 +159,8 @@ export class SessionPool implements SessionExecutor {
       this.onExit(slot, code, signal);
       slot.marker?.close();
     };
-    child.on('exit', (code, signal) => this.afterLastReplies(slot, () => exited(code, signal)));
-    child.on('error', () => this.afterLastReplies(slot, () => exited(null, null)));
+    child.on('exit', (code, signal) => afterLastOutput(slot, () => exited(code, signal)));
+    child.on('error', () => afterLastOutput(slot, () => exited(null, null)));
     return slot;
   }
 
@@ -216,28 +204,14 @@ export class SessionPool implements SessionExecutor {
     job.resolve(done.result ? { result: done.result, seconds: done.seconds } : new TextRun(done.resultJson!, done.seconds));
   }
 
-  /**
-   * A worker that died may have written replies the pool has not read yet: its channel closes once they
-   * are read (or after {@link LAST_REPLIES_WAIT_MS}), and only then is its running job known.
-   */
-  private afterLastReplies(slot: Slot, then: () => void): void {
-    const child = slot.child;
-    if (!child.connected) return then();
-    const timer = setTimeout(finish, LAST_REPLIES_WAIT_MS);
-    child.once('disconnect', finish);
-    let done = false;
-    function finish() {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      then();
-    }
-  }
-
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
     if (slot.gone || this.closed) return;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    if (slot.jobs.length > 0) {
+    if (slot.jobs.length > 0 && slot.stderr.outOfMemory) {
+      this.stats.crashed++;
+      this.failJob(slot, this.running(slot).index, 'out-of-memory', `out of memory: the session's worker reached its heap limit of ${this.heapLimitMb} MB (an app that allocates without end?) and was replaced; a larger limit: workerHeapMb, --worker-heap-mb or ${WORKER_HEAP_MB_ENV}`);
+      this.requeue(slot);
+    } else if (slot.jobs.length > 0) {
       this.stats.crashed++;
       this.failJob(slot, this.running(slot).index, 'crash', `the session's worker process ${how} before the session finished (an app calling process.exit, or out of memory?); a new worker took its place`);
       this.requeue(slot);

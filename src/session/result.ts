@@ -12,14 +12,15 @@ import type { Handedness } from '../hand/side.js';
 export type SessionStatus = 'passed' | 'failed' | 'errored';
 
 /**
- * Why a session errored: bad input; a crash (an exception in the harness, or its worker died); a timeout
+ * Why a session errored: bad input; a crash (an exception in the harness, or its worker died); out of memory
+ * (its worker reached its heap limit, `workerHeapMb`: an app that allocates without end); a timeout
  * (past its wall-clock limit); nondeterminism (run twice, it gave two different results); or a milestone
  * no judge could score (`judge`: a `visual` milestone with no judge configured, or a judge that failed), or
  * an agent actor step with no agent to answer it (`agent`: none configured, its command failed, or a
  * replayed recording holds no answer for it).
  */
 export interface SessionError {
-  kind: 'bad-input' | 'crash' | 'timeout' | 'nondeterministic' | 'judge' | 'agent';
+  kind: 'bad-input' | 'crash' | 'out-of-memory' | 'timeout' | 'nondeterministic' | 'judge' | 'agent';
   message: string;
   file?: string;
   jsonPath?: string;

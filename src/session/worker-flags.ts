@@ -35,3 +35,27 @@ export function resolveWorkerV8Flags(requested?: readonly string[], env: NodeJS.
   }
   return [...flags];
 }
+
+/** Environment variable with the session workers' heap limit, MB, for every pool that is not given its own. */
+export const WORKER_HEAP_MB_ENV = 'XRSIM_WORKER_HEAP_MB';
+
+/**
+ * The default heap limit of a session worker, MB: far above any suite session (well under 300 MB), low
+ * enough that an app that allocates without end is stopped before it takes a developer's machine.
+ */
+export const DEFAULT_WORKER_HEAP_MB = 4096;
+
+/**
+ * A pool's heap limit per worker, MB: `requested` (a pool's `workerHeapMb`) if given, else the
+ * {@link WORKER_HEAP_MB_ENV} variable, else {@link DEFAULT_WORKER_HEAP_MB}. Throws {@link XrsimInputError}
+ * for anything but a whole number from 64 to 1,048,576.
+ */
+export function resolveWorkerHeapMb(requested?: number, env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = env[WORKER_HEAP_MB_ENV];
+  const where = requested !== undefined ? 'workerHeapMb' : WORKER_HEAP_MB_ENV;
+  const value = requested ?? (fromEnv === undefined || fromEnv === '' ? DEFAULT_WORKER_HEAP_MB : Number(fromEnv));
+  if (!(Number.isInteger(value) && value >= 64 && value <= 1_048_576)) {
+    throw new XrsimInputError(`${where} must be a whole number of MB from 64 to 1048576, got ${JSON.stringify(requested ?? fromEnv)}`, { expected: 'megabytes, such as 4096' });
+  }
+  return value;
+}

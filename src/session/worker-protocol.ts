@@ -82,7 +82,7 @@ export const REPLY_AFTER_SECONDS = 0.05;
  * - `crash`: its worker process died (an app calling `process.exit`, running out of memory, a native fault),
  *   or no worker could be started.
  */
-export type JobFailureKind = 'timeout' | 'crash';
+export type JobFailureKind = 'timeout' | 'crash' | 'out-of-memory';
 
 /**
  * Node options every session worker runs with: fresh module instances per session need vm modules, and

@@ -15,7 +15,7 @@ import { checkTimeLimit, createSessionPool, resolveWorkerCount, type SessionExec
 import type { SessionSpec } from '../session/spec.js';
 import { runBounded } from './bounded.js';
 import { sessionIdentity } from './compare.js';
-import { expandMatrix, type SweepOptions } from './matrix.js';
+import { planMatrix, type SweepOptions } from './matrix.js';
 
 /** Options of {@link runFlaky}. */
 export interface FlakyOptions extends SweepOptions {
@@ -47,13 +47,22 @@ export interface FlakyReport {
   results: SessionResult[][];
 }
 
+/** Sessions a flakiness study may run (it holds every result until it summarises them). */
+export const MAX_FLAKY_SESSIONS = 1_000_000;
+
 /** Runs a flakiness study. */
 export async function runFlaky(options: FlakyOptions = {}): Promise<FlakyReport> {
   const runs = options.runs ?? 3;
   if (!Number.isInteger(runs) || runs < 2) throw new XrsimInputError(`runs must be an integer of at least 2, got ${runs}`, { expected: 'an integer ≥ 2' });
   const workers = options.executor ? undefined : resolveWorkerCount(options.workers).workers;
   const timeLimitSeconds = checkTimeLimit(options.timeLimitSeconds);
-  const entries = expandMatrix(options);
+  const plan = planMatrix(options);
+  if (plan.size * runs > MAX_FLAKY_SESSIONS) {
+    throw new XrsimInputError(`a flakiness study keeps every run's result in memory: at most ${MAX_FLAKY_SESSIONS.toLocaleString('en')} sessions (sessions × runs), and this one has ${(plan.size * runs).toLocaleString('en')}`, {
+      expected: 'fewer seeds, tasks, scenes or runs; or xrsim sweep, which runs any number of sessions in flat memory',
+    });
+  }
+  const entries = [...plan.entries()];
   const jobs = function* (): Generator<{ candidate: number; run: number; spec: SessionSpec }> {
     for (let candidate = 0; candidate < entries.length; candidate++) {
       const entry = entries[candidate];

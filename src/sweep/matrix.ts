@@ -3,7 +3,7 @@
  * holds only the lists; sessions are generated one at a time, so `--seeds 1..1000000` costs no memory up
  * front.
  */
-import { createHash, hash as hashOnce } from 'node:crypto';
+import { hash as hashOnce } from 'node:crypto';
 import { XrsimInputError } from '../errors.js';
 import { contentHash } from '../model/canonical.js';
 import { listSceneIds } from '../scene/load.js';
@@ -115,21 +115,20 @@ export class MatrixPlan {
     }
   }
 
-  /** The content hash of the matrix's keys in order (as `contentHash(keys)`), computed in one streaming pass. */
+  /**
+   * The matrix's identity, as a content hash of what decides its keys in order: the tasks (as specs name
+   * them) with their apps and scenes, the seeds as runs of consecutive ones, the hands and the shard. Two
+   * plans with the same hash have the same sessions in the same order, and it costs the same for a
+   * trillion seeds as for one: a sweep starts at once whatever its size.
+   */
   hash(): string {
-    const hash = createHash('sha256');
-    // The keys go to the hash a few thousand at a time: one update per key cost more than the key.
-    let chunk = '[';
-    let inChunk = 0;
-    for (const { key } of this.entries()) {
-      chunk += chunk === '[' ? `"${key}"` : `,"${key}"`;
-      if (++inChunk === 4096) {
-        hash.update(chunk);
-        chunk = '';
-        inChunk = 0;
-      }
-    }
-    return hash.update(`${chunk}]`).digest('hex');
+    return contentHash({
+      format: 'xrsim-matrix',
+      tasks: this.tasks.map(({ task, apps, scenes }) => ({ task, apps, scenes })),
+      seeds: seedRuns(this.seeds),
+      hands: this.hands,
+      shard: this.shard ?? null,
+    });
   }
 }
 
@@ -164,6 +163,18 @@ export function planMatrix(options: SweepOptions = {}): MatrixPlan {
 /** The whole matrix as a list (for small matrices: studies and benchmarks). */
 export function expandMatrix(options: SweepOptions = {}): SweepEntry[] {
   return [...planMatrix(options).entries()];
+}
+
+/** Seeds as `[from, to]` runs of consecutive seeds, in order: `1..3` and `[1, 2, 3]` give the same runs. */
+function seedRuns(seeds: SeedRange | readonly number[]): [number, number][] {
+  if (!Array.isArray(seeds)) return [[(seeds as SeedRange).from, (seeds as SeedRange).to]];
+  const runs: [number, number][] = [];
+  for (const seed of seeds as readonly number[]) {
+    const last = runs[runs.length - 1];
+    if (last && seed === last[1] + 1) last[1] = seed;
+    else runs.push([seed, seed]);
+  }
+  return runs;
 }
 
 function seedCount(seeds: SeedRange | readonly number[]): number {

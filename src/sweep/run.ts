@@ -28,6 +28,8 @@ export interface RunSweepOptions extends SweepOptions {
   workers?: number;
   /** Wall-clock limit per session, seconds (default 300): a session past it is `errored` (timeout). */
   timeLimitSeconds?: number;
+  /** Each worker's JavaScript heap limit, MB, of the sweep's own pool (as a pool's `workerHeapMb`). */
+  workerHeapMb?: number;
   /**
    * What runs the sessions. Default: a new pool of `workers` processes, closed when the sweep ends. Pass a
    * pool from {@link createSessionPool} to keep it warm across sweeps (you close it), or another executor
@@ -166,7 +168,7 @@ function localRunner(options: RunSweepOptions, settings: { keep: KeepStreams; vi
   const streams = join(options.out, 'streams');
   if (keep !== 'none') prepareOutDir(streams);
   // A pool of its own unless the caller brings an executor (then the caller closes it).
-  const ownPool: SessionPool | null = options.executor ? null : createSessionPool({ workers, timeLimitSeconds });
+  const ownPool: SessionPool | null = options.executor ? null : createSessionPool({ workers, timeLimitSeconds, workerHeapMb: options.workerHeapMb });
   const executor = options.executor ?? ownPool!;
   return {
     // The pool holds several short sessions per worker at a time: keep that many more in flight.

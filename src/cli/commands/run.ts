@@ -38,6 +38,8 @@ export const runCommand: Command = {
   --planes              run plane detection (planes, hit tests and anchors as events)
   --time-limit SECONDS  wall-clock limit (default 300): a session past it (an app stuck in a loop) is
                         errored; the session runs in a worker process, so the limit can stop it
+  --worker-heap-mb MB   the session's JavaScript heap limit (default 4096, or XRSIM_WORKER_HEAP_MB): an
+                        app that allocates past it is errored (out of memory)
   --substeps N          physics steps per tick (default: the task's, else 1)
   --duration SECONDS    simulated time (default: the task's)
   --judge CMD           the judge command for the task's visual milestones (overrides the task's
@@ -75,6 +77,7 @@ be judged, or an agent step had no agent), 2 bad input.`,
     app: { type: 'string' },
     start: { type: 'string' },
     'time-limit': { type: 'string' },
+    'worker-heap-mb': { type: 'string' },
     planes: { type: 'boolean' },
     judge: { type: 'string' },
     'judge-images': { type: 'string' },
@@ -111,7 +114,7 @@ be judged, or an agent step had no agent), 2 bad input.`,
       if (v.agent !== undefined) spec.agent = v.agent;
       if (v.out) spec.agentDir = `${v.out.replace(/\.xrs$/, '')}.agent`;
       const timeLimitSeconds = parseNumberArg('time-limit', v['time-limit'], false) ?? DEFAULT_TIME_LIMIT;
-      result = await runSessionIsolated(spec, { timeLimitSeconds });
+      result = await runSessionIsolated(spec, { timeLimitSeconds, workerHeapMb: parseNumberArg('worker-heap-mb', v['worker-heap-mb'], true) });
     } catch (err) {
       result = erroredResult(spec, err);
     }

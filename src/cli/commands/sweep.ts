@@ -38,6 +38,8 @@ export const sweepCommand: Command = {
   --workers N         worker processes (default: one per core; at most 4 per core)
   --time-limit S      wall-clock limit per session (default 300 s); a session past it is errored and its
                       worker replaced
+  --worker-heap-mb MB each session worker's JavaScript heap limit (default 4096, or XRSIM_WORKER_HEAP_MB):
+                      a session past it is errored (out of memory) and its worker replaced
   --shard K/N         run only the K-th of N deterministic slices of the matrix (for CI matrices)
   --keep-streams K    keep frame streams in DIR/streams: failed (default: failed and crashed sessions
                       are run again with recording, so passing ones cost nothing), all, none
@@ -81,6 +83,7 @@ result already written is kept: run the same command again to resume).`,
     scenes: { type: 'string' },
     workers: { type: 'string' },
     'time-limit': { type: 'string' },
+    'worker-heap-mb': { type: 'string' },
     apps: { type: 'string' },
     shard: { type: 'string' },
     'keep-streams': { type: 'string' },
@@ -126,6 +129,7 @@ result already written is kept: run the same command again to resume).`,
       scenes,
       workers,
       timeLimitSeconds: parseNumberArg('time-limit', v['time-limit'], false),
+      workerHeapMb: parseNumberArg('worker-heap-mb', v['worker-heap-mb'], true),
       out,
       onProgress: progress,
       queue,

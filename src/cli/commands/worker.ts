@@ -27,6 +27,8 @@ ${QUEUE_HELP}
                       name (repeatable). The package's own tasks/, scenes/ and hand-models/ are always
                       roots; nothing else is, not even the working directory. A job naming a file
                       outside them is errored (bad input) without the file being read
+  --worker-heap-mb MB each session worker's JavaScript heap limit (default 4096, or
+                      XRSIM_WORKER_HEAP_MB): a session past it is errored (out of memory), not retried
   --keep-streams K    which sessions' frame streams to keep: none (default), failed or all
   --streams-dir DIR   where kept streams go, as KEY.xrs (a folder shared with the coordinator lets
                       its --html report plot them)
@@ -49,6 +51,7 @@ refused credentials, or lost for longer than --queue-reconnect).`,
   options: {
     ...QUEUE_OPTIONS,
     workers: { type: 'string' },
+    'worker-heap-mb': { type: 'string' },
     'task-root': { type: 'string', multiple: true },
     'keep-streams': { type: 'string' },
     'streams-dir': { type: 'string' },
@@ -65,6 +68,7 @@ refused credentials, or lost for longer than --queue-reconnect).`,
       url: queueUrlArg(v.queue),
       name: v['queue-name'],
       workers: parseWorkersArg('worker', v.workers),
+      workerHeapMb: parseNumberArg('worker-heap-mb', v['worker-heap-mb'], true),
       taskRoots,
       keepStreams: v['keep-streams'] === undefined ? undefined : parseChoiceArg('keep-streams', v['keep-streams'], ['failed', 'all', 'none'] as const, 'none'),
       streamsDir: v['streams-dir'],
