@@ -179,6 +179,8 @@ export class BrowserApp {
         }
         const why = answer?.refused ?? `request to ${url} cannot be served locally (only the app directory and installed packages are)`;
         app.hostErrors.push({ kind: 'network', message: why, stack: '' });
+        // A file an installed package does not publish is what the CDN itself answers 404 for.
+        if (answer && 'status' in answer) return route.fulfill({ status: answer.status, body: 'not found', contentType: 'text/plain', headers });
         return route.abort('blockedbyclient');
       });
       page.on('crash', () => (app.crashed = true));

@@ -10,13 +10,18 @@
  * Blocks stack. A CDN URL's version or range picks the first copy that satisfies it; when none does, the
  * first copy found answers (a page pinned to `three@0.160.0` runs on the installed three). A package
  * installed nowhere is refused with the `npm i` that would serve it.
+ *
+ * Only installed packages are served, and of each only the files it publishes (`package-files.ts`): a
+ * package resolved outside any `node_modules` (the project itself, by self-reference) is not one.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { parseCdnUrl, splitPackagePath, type CdnRequest } from './cdn-urls.js';
+import type { PackageMount } from './static-server.js';
+import { isInstalledRoot, publishedFiles, servedPackageFile, type PathTest, type PublishingFields } from './package-files.js';
 
 export { parseCdnUrl } from './cdn-urls.js';
 
@@ -29,7 +34,7 @@ export const DEFAULT_PACKAGES = ['three'];
 /** Packages an import map names at most (a page's packages and everything they import). */
 const MAX_MAPPED_PACKAGES = 200;
 
-interface PackageJson {
+interface PackageJson extends PublishingFields {
   name: string;
   version: string;
   module?: string;
@@ -42,17 +47,21 @@ interface PackageJson {
 export interface LocalPackage {
   name: string;
   version: string;
+  /** The package's real root (every link followed). */
   dir: string;
   json: PackageJson;
+  /** Whether a file, by its `/`-separated path from `dir`, is one the package publishes. */
+  published: PathTest;
 }
 
 /**
  * How a CDN URL is answered: a local file, or a refusal. `url` is the file's own URL on the CDN when the
  * request names it otherwise (a bare package, an esm.sh module subpath) and in another folder: relative
  * imports inside it resolve against that URL, so a module request is answered with a module that
- * re-exports it from there (`proxyModule`; a fulfilled request cannot redirect).
+ * re-exports it from there (`proxyModule`; a fulfilled request cannot redirect). A refusal with `status`
+ * is a package that is installed but publishes no such file: the CDN itself would answer 404.
  */
-export type CdnAnswer = { file: string; url?: string } | { refused: string };
+export type CdnAnswer = { file: string; url?: string } | { refused: string; status?: 404 };
 
 /** A module that stands for the module at `url`: its named exports and its default export. */
 export function proxyModule(url: string): string {
@@ -65,11 +74,16 @@ export class PackageResolver {
   private readonly copies = new Map<string, LocalPackage[]>();
   /** Packages found as dependencies of others (not resolvable from the roots), by name. */
   private readonly nested = new Map<string, LocalPackage>();
+  /** Names that resolve to a folder outside any node_modules (the project by self-reference, a linked folder). */
+  private readonly notInstalled = new Set<string>();
   private readonly requires: NodeJS.Require[];
+  /** The app directory's real path: the one package root outside node_modules that may be served. */
+  private readonly appRoot: string;
 
   constructor(appDir: string, projectDir = process.cwd()) {
     const own = fileURLToPath(import.meta.url);
     this.requires = [createRequire(join(appDir, 'index.html')), createRequire(join(projectDir, 'package.json')), createRequire(own)];
+    this.appRoot = realOrResolved(appDir);
   }
 
   /** The installed package `name` (the first copy satisfying `range`, else the first found), or null. */
@@ -81,11 +95,11 @@ export class PackageResolver {
   }
 
   /** The server mount for `/@pkg/<name>/<rest>`. */
-  mount(pathname: string): { dir: string; rest: string } | null {
+  mount(pathname: string): PackageMount | null {
     if (!pathname.startsWith(PACKAGE_PREFIX)) return null;
     const [name, rest] = splitPackagePath(pathname.slice(PACKAGE_PREFIX.length));
     const pkg = name ? this.find(name) : null;
-    return pkg ? { dir: pkg.dir, rest: `/${rest}` } : { dir: '/nonexistent-xrsim-package', rest: '/' };
+    return pkg ? { dir: pkg.dir, rest: `/${rest}`, allow: pkg.published } : { dir: '/nonexistent-xrsim-package', rest: '/' };
   }
 
   /** An import map for `names` (those installed) and every package they depend on. */
@@ -121,15 +135,18 @@ export class PackageResolver {
     if (!request) return null;
     if ('github' in request) return { refused: `${url} is a GitHub file on jsDelivr, which cannot be served locally: install the package from npm and map it in the page's import map` };
     const pkg = this.find(request.name, request.version);
+    if (!pkg && this.notInstalled.has(request.name)) {
+      return { refused: `${url} cannot be served locally: ${request.name} resolves to a folder outside any node_modules (the project itself, or a linked folder), and only installed packages are served` };
+    }
     if (!pkg) {
       const spec = request.version ? `${request.name}@${request.version}` : request.name;
       return { refused: `${url} cannot be served locally: the package ${request.name} is not installed beside the page, in the project or in xrsim (npm i ${spec} serves it)` };
     }
     const file = request.module ? moduleFile(pkg, request.path) : rawFile(pkg, request);
-    if (!file) return { refused: `${url} cannot be served locally: ${pkg.name}@${pkg.version} has no such file` };
-    const fileUrl = `${request.base}/${encodeURI(file.slice(pkg.dir.length + 1))}`;
+    if (!file) return { refused: `${url} cannot be served locally: ${pkg.name}@${pkg.version} publishes no such file`, status: 404 };
+    const fileUrl = `${request.base}/${encodeURI(file.path)}`;
     const folder = (u: string) => u.slice(0, u.lastIndexOf('/') + 1);
-    return folder(fileUrl) === folder(url.split(/[?#]/)[0]) ? { file } : { file, url: fileUrl };
+    return folder(fileUrl) === folder(url.split(/[?#]/)[0]) ? { file: file.real } : { file: file.real, url: fileUrl };
   }
 
   /** The local file answering a CDN URL for an installed package, or null (not a CDN, not installed, no such file). */
@@ -144,7 +161,7 @@ export class PackageResolver {
     if (!copies) {
       copies = [];
       for (const req of this.requires) {
-        const pkg = readPackage(req, name);
+        const pkg = this.installed(readPackage(req, name));
         if (pkg && !copies.some((c) => c.dir === pkg.dir)) copies.push(pkg);
       }
       this.copies.set(name, copies);
@@ -154,9 +171,16 @@ export class PackageResolver {
 
   /** A dependency installed inside another package (not hoisted), remembered for its mount. */
   private dependencyOf(parent: LocalPackage, name: string): LocalPackage | null {
-    const pkg = readPackage(createRequire(join(parent.dir, 'package.json')), name);
+    const pkg = this.installed(readPackage(createRequire(join(parent.dir, 'package.json')), name));
     if (pkg) this.nested.set(name, pkg);
     return pkg;
+  }
+
+  /** The package when it is installed (its real root in a node_modules folder) or is the app directory itself. */
+  private installed(pkg: LocalPackage | null): LocalPackage | null {
+    if (!pkg || isInstalledRoot(pkg.dir) || pkg.dir === this.appRoot) return pkg;
+    this.notInstalled.add(pkg.name);
+    return null;
   }
 }
 
@@ -182,7 +206,7 @@ function packageImports(pkg: LocalPackage): Record<string, string> {
 }
 
 /** A file of the package as published (unpkg, jsDelivr, cdnjs), or its entry for a bare package URL. */
-function rawFile(pkg: LocalPackage, request: CdnRequest): string | null {
+function rawFile(pkg: LocalPackage, request: CdnRequest): PackageFile | null {
   if (!request.path) return firstFile(pkg, [esmEntry(pkg.json) ?? 'index.js']);
   // jsDelivr minifies any file on request (`x.min.js` of a package that ships `x.js`): the source answers.
   const unminified = request.path.replace(/\.min\.(m?js|css)$/, '.$1');
@@ -191,7 +215,7 @@ function rawFile(pkg: LocalPackage, request: CdnRequest): string | null {
 }
 
 /** A module subpath (`lit/decorators.js`) as the package's `exports` resolve it, else as a file. */
-function moduleFile(pkg: LocalPackage, subpath: string): string | null {
+function moduleFile(pkg: LocalPackage, subpath: string): PackageFile | null {
   const exports = pkg.json.exports;
   if (subpath && exports && typeof exports === 'object') {
     const table = exports as Record<string, unknown>;
@@ -203,19 +227,36 @@ function moduleFile(pkg: LocalPackage, subpath: string): string | null {
   return firstFile(pkg, subpath ? [subpath, `${subpath}.js`, `${subpath}/index.js`] : [esmEntry(pkg.json) ?? 'index.js']);
 }
 
-function firstFile(pkg: LocalPackage, candidates: string[]): string | null {
+/** A file a package serves: its path in the package, as a CDN names it, and its real file. */
+interface PackageFile {
+  path: string;
+  real: string;
+}
+
+/** The first candidate the package serves (`package-files.ts`). */
+function firstFile(pkg: LocalPackage, candidates: string[]): PackageFile | null {
   for (const candidate of candidates) {
-    const file = join(pkg.dir, candidate.replace(/^\.\//, ''));
-    if (file.startsWith(pkg.dir + '/') && existsSync(file)) return file;
+    const path = candidate.replace(/^\.\//, '');
+    const real = servedPackageFile(pkg.dir, path, pkg.published);
+    if (real) return { path, real };
   }
   return null;
 }
 
 function readPackage(req: NodeJS.Require, name: string): LocalPackage | null {
-  const dir = packageDir(req, name);
-  if (!dir) return null;
+  const found = packageDir(req, name);
+  if (!found) return null;
+  const dir = realpathSync(found);
   const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
-  return { name, version: json.version, dir, json };
+  return { name, version: json.version, dir, json, published: publishedFiles(json) };
+}
+
+function realOrResolved(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
 }
 
 function packageDir(req: NodeJS.Require, name: string): string | null {

@@ -8,9 +8,10 @@
  * - A request path must be a plain absolute path: undecodable, NUL bytes, backslashes, `//` and `.`
  *   segments are refused with 400; a `..` segment (`../`, `%2e%2e`, encoded slashes) with 403.
  * - Serves files only from what is mounted: `routes` first (handlers by pattern), then fixed `mounts` (a
- *   URL prefix onto a folder, with an optional filter), then the dynamic `mount` (installed packages), then
- *   `root` at `/` (a directory gives its index.html). A path that leaves its folder, before or after
- *   following symbolic links, is 403; a missing file 404.
+ *   URL prefix onto a folder, with an optional filter), then the dynamic `mount` (installed packages, with
+ *   their filter), then `root` at `/` (a directory gives its index.html). Every file is served by its real
+ *   path, which must lie inside the real path of its folder: a path that leaves its folder, before or after
+ *   following symbolic links, is 403; a missing file, or one the filter refuses, 404.
  * - Optionally rewrites HTML (the browser host injects an import map) and adds headers to every answer
  *   (the viewer's Content-Security-Policy); `nosniff` always.
  */
@@ -30,6 +31,13 @@ export interface Mount {
   allow?: (relativePath: string) => boolean;
 }
 
+/** A folder mounted on demand (an installed package): its directory, the path below it, and a filter as {@link Mount}'s. */
+export interface PackageMount {
+  dir: string;
+  rest: string;
+  allow?: (relativePath: string) => boolean;
+}
+
 /** A handler for requests whose (decoded) path matches a pattern; its groups are passed decoded. */
 export interface Route {
   pattern: RegExp;
@@ -41,8 +49,8 @@ export interface StaticServerOptions {
   root?: string;
   /** Folders served under URL prefixes. */
   mounts?: Mount[];
-  /** Extra mounts resolved on demand: URL path (`/@pkg/three/...`) to a directory and the rest of the path; null when unknown. */
-  mount?: (pathname: string) => { dir: string; rest: string } | null;
+  /** Extra mounts resolved on demand: URL path (`/@pkg/three/...`) to its mount; null when unknown. */
+  mount?: (pathname: string) => PackageMount | null;
   /** Handlers by path, tried first. */
   routes?: Route[];
   /** Headers added to every response. */
@@ -128,7 +136,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     const fixed = mounts.find((m) => path.startsWith(m.prefix));
     const dynamic = fixed ? null : options.mount?.(path);
     if (fixed) [base, rest, allow] = [fixed.realRoot, path.slice(fixed.prefix.length), fixed.allow];
-    else if (dynamic) [base, rest] = [await realpath(dynamic.dir).catch(() => null), dynamic.rest];
+    else if (dynamic) [base, rest, allow] = [await realpath(dynamic.dir).catch(() => null), dynamic.rest, dynamic.allow];
     else base = root;
     if (!base) return refuse(404, 'not found');
     const file = await confine(base, rest);
@@ -197,20 +205,21 @@ export async function confine(base: string, urlPath: string): Promise<string | '
   const relativePath = urlPath.replace(/^\/+/, '');
   if (isAbsolute(relativePath)) return 'outside';
   const candidate = resolve(base, relativePath);
-  if (!inside(base, candidate)) return 'outside';
+  if (!isInside(base, candidate)) return 'outside';
   let real: string;
   try {
     real = await realpath(candidate);
   } catch {
     return null;
   }
-  if (!inside(base, real)) return 'outside';
+  if (!isInside(base, real)) return 'outside';
   const info = await stat(real);
   if (info.isDirectory()) return confine(base, `${relative(base, real)}/index.html`);
   return info.isFile() ? real : null;
 }
 
-function inside(base: string, path: string): boolean {
+/** Whether `path` is `base` or below it (both already resolved; no link is followed here). */
+export function isInside(base: string, path: string): boolean {
   const rel = relative(base, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..'));
 }

@@ -1,5 +1,5 @@
 /** Helpers of the browser tests: run a fixture page as a session's app, on the session's closed loop. */
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BridgeStats, TickChannel } from '../../src/browser/browser-app.js';
 import type { WarmChromium } from '../../src/browser/chromium.js';
@@ -25,8 +25,9 @@ export interface PageRun {
 }
 
 /**
- * Runs fixture page `name` as the app of the session `spec` (its page seeded from the session's `app`
- * stream), by default one tick per round trip (`batch`: the most ticks a round trip, as `browserBatch`).
+ * Runs fixture page `name` (or the app directory at an absolute path) as the app of the session `spec` (its
+ * page seeded from the session's `app` stream), by default one tick per round trip (`batch`: the most ticks
+ * a round trip, as `browserBatch`).
  */
 export async function runPage(
   chromium: WarmChromium,
@@ -41,7 +42,7 @@ export async function runPage(
     outputs.push(...got);
   };
   const session = await createSession(
-    { ...spec, app: join(FIXTURES, name), browserBatch: options.batch ?? 1 },
+    { ...spec, app: isAbsolute(name) ? name : join(FIXTURES, name), browserBatch: options.batch ?? 1 },
     { page: { chromium, tickTimeoutMs: options.tickTimeoutMs ?? 30_000, tickChannel: options.tickChannel, observe } },
   );
   const page = session.browserPage!;
