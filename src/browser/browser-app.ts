@@ -21,6 +21,14 @@ import { TickSocket } from './tick-socket.js';
 import { enterXr, type PageStart } from './enter-xr.js';
 import { PageLeftWatch } from './page-left.js';
 
+/**
+ * Whether a file of the app directory is part of its site: not a dotfile nor inside a dot-folder (`.git`,
+ * `.env`, an editor's settings), which no static host publishes, but `.well-known/`, which sites do.
+ */
+export function isSiteFile(relativePath: string): boolean {
+  return relativePath.split('/').every((segment, i) => !segment.startsWith('.') || (i === 0 && segment === '.well-known'));
+}
+
 /** Raised when the page does not answer a tick in time (an infinite loop): the browser must be replaced. */
 export class PageUnresponsiveError extends Error {
   constructor(readonly ms: number) {
@@ -141,6 +149,7 @@ export class BrowserApp {
     const refused: PageError[] = [];
     const server = options.url ? null : await startStaticServer({
       root: options.dir,
+      rootAllow: isSiteFile,
       mount: (pathname) => packages.mount(pathname),
       transformHtml: (html) => injectImportMap(html, packages.importMapFor(html, names)),
       onRefused: (pathname, status) => refused.push({ kind: 'network', message: `request for ${pathname} refused by the app server (${status})`, stack: '' }),

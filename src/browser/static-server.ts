@@ -47,6 +47,8 @@ export interface Route {
 export interface StaticServerOptions {
   /** The directory served at `/` (none: only routes and mounts). */
   root?: string;
+  /** Which of the root's files may be served, by path relative to it (`/`-separated); default all. */
+  rootAllow?: (relativePath: string) => boolean;
   /** Folders served under URL prefixes. */
   mounts?: Mount[];
   /** Extra mounts resolved on demand: URL path (`/@pkg/three/...`) to its mount; null when unknown. */
@@ -137,7 +139,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     const dynamic = fixed ? null : options.mount?.(path);
     if (fixed) [base, rest, allow] = [fixed.realRoot, path.slice(fixed.prefix.length), fixed.allow];
     else if (dynamic) [base, rest, allow] = [await realpath(dynamic.dir).catch(() => null), dynamic.rest, dynamic.allow];
-    else base = root;
+    else [base, allow] = [root, options.rootAllow];
     if (!base) return refuse(404, 'not found');
     const file = await confine(base, rest);
     if (file === 'outside') return refuse(403, 'forbidden: the path leaves what this server serves');

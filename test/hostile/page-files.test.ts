@@ -1,7 +1,7 @@
 /**
  * A page sees only its site and the packages it was given (issue 36; docs/BROWSER.md, "Security"), in real
  * Chromium: a page's fetches of symlinks out of a package (on unpkg, jsDelivr and `/@pkg/`) and out of the
- * app directory, of files a package does not publish, and of the project and xrsim reached by
+ * app directory, of the app directory's own dotfiles (`.env`, `.git/`), of files a package does not publish, and of the project and xrsim reached by
  * self-reference are refused, and no secret reaches the page or what the host records; the app's files,
  * three.js, and a package installed through a symlink (as pnpm installs) are still served.
  */
@@ -44,6 +44,10 @@ function hostileLayout(): string {
   put(join(project, '.git', 'config'), `[remote "origin"]\n  url = ${GIT_SECRET}\n`);
   cpSync(join(FIXTURES, 'page-files'), app, { recursive: true });
   put(join(app, 'app-file.js'), 'export const appFile = 1;');
+  put(join(app, '.env'), ENV_SECRET);
+  put(join(app, '.git', 'config'), `[remote "origin"]\n  url = ${GIT_SECRET}\n`);
+  put(join(app, 'sub', '.secret', 'key.txt'), UNPUBLISHED_SECRET);
+  put(join(app, '.well-known', 'site.txt'), 'well known');
   symlinkSync(join(base, 'secret.txt'), join(app, 'outside-link.txt'));
   const evil = join(app, 'node_modules', 'evil');
   put(join(evil, 'package.json'), JSON.stringify({ name: 'evil', version: '1.0.0', main: 'index.js', files: ['index.js', 'leak.txt'] }));
@@ -99,6 +103,9 @@ describe.skipIf(SKIP_SYSTEM)("a page's files in Chromium (system test)", () => {
     '/@pkg/xrsim/package.json',
     '/outside-link.txt',
     '/node_modules/evil/leak.txt',
+    '/.env',
+    '/.git/config',
+    '/sub/.secret/key.txt',
   ])('refuses %s on the app server (403 or 404)', (path) => {
     const answer = report[path] as { status: number; body: string };
     expect([403, 404]).toContain(answer.status);
@@ -114,6 +121,7 @@ describe.skipIf(SKIP_SYSTEM)("a page's files in Chromium (system test)", () => {
   it('serves the app, its published package files, three.js and a package linked in as pnpm does', () => {
     const served = (url: string) => report[url] as { status: number; body: string };
     expect(served('/app-file.js')).toEqual({ status: 200, body: 'export const appFile = 1;' });
+    expect(served('/.well-known/site.txt')).toEqual({ status: 200, body: 'well known' });
     expect(served('/@pkg/evil/index.js')).toEqual({ status: 200, body: 'export const evil = 1;' });
     expect(served('https://unpkg.com/evil@1.0.0/index.js')).toEqual({ status: 200, body: 'export const evil = 1;' });
     expect(served('/@pkg/evil/README.md')).toEqual({ status: 200, body: 'evil readme' });
@@ -131,7 +139,7 @@ describe.skipIf(SKIP_SYSTEM)("a page's files in Chromium (system test)", () => {
     for (const secret of [...SECRETS, 'gitdir:', '[core]', '"name": "xrsim"']) expect(recorded, secret).not.toContain(secret);
     const network = pageErrors(run.outputs).filter((e) => e.kind === 'network').map((e) => e.message);
     const refused = Object.entries(report).filter(([, answer]) => !('status' in answer) || answer.status !== 200).map(([url]) => url);
-    expect(refused.length).toBe(17);
+    expect(refused.length).toBe(20);
     for (const url of refused) expect(network.some((m) => m.includes(url)), url).toBe(true);
   });
 });
