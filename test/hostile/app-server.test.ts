@@ -9,9 +9,9 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStaticServer, type StaticServer } from '../src/browser/static-server.js';
-import { PackageResolver, parseCdnUrl } from '../src/browser/packages.js';
-import { injectImportMap } from '../src/browser/browser-app.js';
+import { startStaticServer, type StaticServer } from '../../src/browser/static-server.js';
+import { PackageResolver, parseCdnUrl } from '../../src/browser/packages.js';
+import { injectImportMap } from '../../src/browser/browser-app.js';
 
 /** A raw GET: the path is sent exactly as given (no client-side normalisation of `..`). */
 function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
