@@ -167,7 +167,7 @@ describe('streams and reports', () => {
     expect(failed.length).toBe(3);
     expect(readdirSync(join(out, 'streams')).sort()).toEqual(failed.map((l) => `${l.key}.xrs`).sort());
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="[^"]*" tests="20" failures="9" errors="0" time="\d+\.\d{3}">/);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<!-- JUnit report written by xrsim -->\n<testsuites name="[^"]*" tests="20" failures="9" errors="0" time="\d+\.\d{3}">/);
     expect(xml).toMatch(/<testcase classname="xr\/poke-button" name="counts-frames · office · seed 1 · right hand › counts-every-press" time="\d+\.\d{3}"><failure type="milestone" message="counts-every-press: metric \d+, needed exactly 5">/);
     expect((xml.match(/<testcase /g) ?? []).length).toBe(20);
   });
