@@ -1,26 +1,17 @@
 /**
- * Sweep faults found by probing (issue 10, item 8, the sweep's share), and recording only what is kept:
+ * Sweep faults found by probing (issue 10, item 8, the sweep's share), and recording only what is kept
+ * (resuming and locking are in test/hostile/sweeps.test.ts):
  * - `xrsim verify SWEEP_DIR` re-runs sessions of task *files* from the file, not from the task id;
  * - an `--out` that cannot be written (under /proc) is refused at once, never a hang;
  * - `--workers 1000` is capped at a multiple of the cores, with a message;
- * - resuming over a garbled `results.jsonl` line exits 2 naming the line;
- * - two sweeps on one `--out` at once: the second is refused;
  * - failed sessions are re-run with recording, passing ones never recorded.
  */
-import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTask, resolveWorkerCount } from '../src/index.js';
-import { CLI, ROOT, tempDir, xrsim } from './helpers/cli.js';
-import { LOCK_FILE } from '../src/sweep/lock.js';
-
-const lines = (dir: string) =>
-  readFileSync(join(dir, 'results.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+import { ROOT, readResultLines, tempDir, xrsim } from './helpers/cli.js';
 
 /** A task file: a suite task, shortened, with its programs at absolute paths. */
 function taskFile(dir: string, id: string, duration: number): string {
@@ -43,7 +34,7 @@ describe('verify on a sweep of task files', () => {
     const file = taskFile(dir, 'physics/stack-settle', 1);
     const out = join(dir, 'out');
     expect(xrsim('sweep', file, '--seeds', '1..2', '--hands', 'right', '--scenes', 'office', '--keep-streams', 'none', '--out', out).code).not.toBe(2);
-    expect(lines(out).every((l) => l.spec.task === file)).toBe(true);
+    expect(readResultLines(out).every((l) => l.spec.task === file)).toBe(true);
     const r = xrsim('verify', out, '--workers', '2', '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ checked: 2, identical: 2, mismatches: [] });
@@ -78,53 +69,13 @@ describe('bad output folders and worker counts', () => {
   });
 });
 
-describe('resuming and locking', () => {
-  const args = ['sweep', 'physics/stack-settle', '--seeds', '1..2', '--hands', 'right', '--scenes', 'office', '--keep-streams', 'none'];
-
-  it('resuming over a garbled line of results.jsonl exits 2 naming the line, and changes nothing', () => {
-    const out = join(tempDir(), 'out');
-    expect(xrsim(...args, '--out', out).code).toBe(0);
-    const path = join(out, 'results.jsonl');
-    const [first, second] = readFileSync(path, 'utf8').trim().split('\n');
-    const garbled = `${first}\n{"key": "0123456789abcdef", "task": oops\n${second}\n`;
-    writeFileSync(path, garbled);
-    const r = xrsim(...args, '--out', out);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/line 2 of results\.jsonl is not a result/);
-    expect(r.stderr).not.toMatch(/SyntaxError|    at /);
-    expect(readFileSync(path, 'utf8')).toBe(garbled);
-  });
-
-  it('a second sweep on the same --out while the first runs is refused; a lock left by a killed sweep is taken over', async () => {
-    const out = join(tempDir(), 'out');
-    const long = ['sweep', 'physics/stack-settle', '--seeds', '1..40', '--hands', 'right', '--scenes', 'office', '--keep-streams', 'none', '--workers', '1', '--out', out];
-    const first = spawn(process.execPath, [CLI, ...long], { cwd: ROOT, stdio: 'ignore' });
-    const exited = new Promise<void>((resolve) => first.on('exit', () => resolve()));
-    // Wait until the first sweep holds the folder (its lock; results.jsonl is written in batches, and on a
-    // fast machine only when all 40 sessions are done and the lock is gone).
-    while (!existsSync(join(out, LOCK_FILE))) await new Promise((r) => setTimeout(r, 20));
-    // Hold it there, alive and locking, however fast the machine would finish its sessions.
-    first.kill('SIGSTOP');
-    const second = xrsim(...long);
-    expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/is in use by another sweep \(pid \d+/);
-    first.kill('SIGKILL');
-    await exited;
-    // The killed sweep's lock is stale: the next run takes the folder over and finishes the matrix.
-    const third = xrsim(...long, '--json');
-    expect(third.code, third.stderr).toBe(0);
-    expect(new Set(lines(out).map((l) => l.key)).size).toBe(40);
-    expect(lines(out)).toHaveLength(40);
-  });
-});
-
 describe('recording only what is kept', () => {
   it('with --keep-streams failed, passing sessions are never recorded and failed ones are, with the same hash', () => {
     const dir = tempDir();
     const out = join(dir, 'out');
     const r = xrsim('sweep', 'xr/poke*', '--apps', 'process', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--workers', '2', '--out', out, '--json');
     expect(r.code).toBe(1);
-    const results = lines(out);
+    const results = readResultLines(out);
     const failed = results.filter((l) => l.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     expect(results.some((l) => l.status === 'passed')).toBe(true);
@@ -141,7 +92,7 @@ describe('recording only what is kept', () => {
     const args = ['sweep', 'physics/stack-settle', '--seeds', '1..3', '--hands', 'right', '--scenes', 'office', '--keep-streams', 'none', '--out', out];
     expect(xrsim(...args).code).toBe(0);
     // A duplicate line (as two sweeps racing before locks existed would leave) is read once.
-    appendFileSync(join(out, 'results.jsonl'), `${JSON.stringify(lines(out)[0])}\n`);
+    appendFileSync(join(out, 'results.jsonl'), `${JSON.stringify(readResultLines(out)[0])}\n`);
     const again = xrsim(...args, '--json');
     expect(again.json).toMatchObject({ sessions: 3, passed: 3 });
   });

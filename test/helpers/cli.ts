@@ -2,7 +2,7 @@
  * Running the compiled CLI in a child process, as a user would.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,4 +53,12 @@ export function removeTempDirs(): void {
       // A process a test started may still be writing there; the system's temporary folder is cleaned anyway.
     }
   }
+}
+
+/** The lines of a sweep folder's `results.jsonl`, parsed. */
+export function readResultLines(out: string): any[] {
+  return readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
