@@ -2,17 +2,18 @@
  * Error types shared by the library and the CLI.
  *
  * The rule: bad input gets a clear error that names the file and the JSON path and says what was expected.
- * The CLI maps {@link XrsimInputError} to exit code 2 and {@link StreamDamageError} to exit code 1.
+ * The CLI maps {@link XrsimInputError} and {@link StreamDamageError} to exit code 2: a damaged stream is bad
+ * input, as a foreign or truncated one is.
  */
 
 /** Exit codes used by every `xrsim` command. */
 export const ExitCode = {
   /** Success: milestones passed, streams identical, checks clean. */
   ok: 0,
-  /** A check failed: milestones failed, streams diverged, a chunk is damaged. */
+  /** A check failed: milestones failed, streams diverged. */
   failed: 1,
   /**
-   * Bad input: malformed files, unknown ids, bad arguments, foreign or truncated streams; also a sweep queue
+   * Bad input: malformed files, unknown ids, bad arguments, foreign, truncated or damaged streams; also a sweep queue
    * whose Redis cannot be reached or refuses the credentials ({@link QueueUnavailableError}).
    */
   badInput: 2,

@@ -171,7 +171,7 @@ describe('xrsim inspect', () => {
     expect(human.stdout).toMatch(/6 of 6 intact/);
   });
 
-  it('exits non-zero on one flipped byte, naming the damaged chunk; earlier chunks stay readable', () => {
+  it('exits 2 (bad input) on one flipped byte, naming the damaged chunk; earlier chunks stay readable', () => {
     const path = join(dir, 'flipped.xrs');
     const reader = StreamReader.open(stream);
     const offset = reader.chunks[3].offset;
@@ -180,7 +180,7 @@ describe('xrsim inspect', () => {
     bytes[offset + CHUNK_HEADER_BYTES + 7] ^= 0x40;
     writeFileSync(path, bytes);
     const r = xrsim('inspect', path);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/DAMAGED .*chunk 3 \(ticks 270–359\) is damaged: CRC32 mismatch/);
     expect(r.stdout).toMatch(/readable chunks: 0, 1, 2, 4, 5/);
     const damaged = StreamReader.open(path);

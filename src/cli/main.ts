@@ -70,7 +70,7 @@ async function runParsed(command: Command, rest: string[], wantsJson: boolean): 
     }
     return await command.run(args);
   } catch (err) {
-    const code = err instanceof XrsimInputError || err instanceof QueueUnavailableError ? ExitCode.badInput : ExitCode.failed;
+    const code = err instanceof XrsimInputError || err instanceof StreamDamageError || err instanceof QueueUnavailableError ? ExitCode.badInput : ExitCode.failed;
     const kind = err instanceof XrsimInputError || err instanceof StreamDamageError || err instanceof QueueUnavailableError ? err.kind : 'crash';
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`xrsim ${command.name}: ${message}\n`);

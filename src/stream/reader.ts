@@ -12,6 +12,7 @@ import { parseJsonText } from '../json/load.js';
 import { Frame } from '../frame/frame.js';
 import { findChannel, POSE_FLOATS, type FrameLayout } from '../frame/layout.js';
 import { STREAM_FORMAT_VERSION } from '../version.js';
+import { chunkSizeProblem } from './chunk-bounds.js';
 import { unpackChunk, type DecodedChunk } from './chunk-codec.js';
 import {
   CHUNK_HEADER_BYTES,
@@ -169,21 +170,26 @@ export class StreamReader {
   chunk(i: number): DecodedChunk {
     if (this.cached?.index === i) return this.cached;
     const { stored, rawBytes, damaged } = this.storedChunk(i);
-    let raw: Buffer;
-    try {
-      raw = inflateRawSync(stored);
-    } catch (err) {
-      throw damaged(`cannot inflate: ${(err as Error).message}`);
-    }
-    if (raw.length !== rawBytes) throw damaged('inflated size differs from the recorded size');
     const entry = this.chunks[i];
     const { fixedBytes, channels, encoding } = this.header;
-    this.cached = unpackChunk(raw, i, entry.firstTick, entry.frames, fixedBytes, channels, encoding.mode, this.depthImages);
+    let raw: Buffer;
+    try {
+      raw = inflateRawSync(stored, { maxOutputLength: rawBytes });
+    } catch (err) {
+      const tooLarge = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+      throw damaged(tooLarge ? `it inflates to more than its recorded ${rawBytes} bytes` : `cannot inflate: ${(err as Error).message}`);
+    }
+    if (raw.length !== rawBytes) throw damaged(`it inflates to ${raw.length} bytes, not its recorded ${rawBytes}`);
+    try {
+      this.cached = unpackChunk(raw, i, entry.firstTick, entry.frames, fixedBytes, channels, encoding.mode, this.depthImages);
+    } catch (err) {
+      throw damaged(`its sections do not add up (${(err as Error).message})`);
+    }
     return this.cached;
   }
 
   /**
-   * Chunk `i` as stored (the deflated payload), its CRC checked, and its inflated size: random access for
+   * Chunk `i` as stored (the deflated payload), its CRC and sizes checked, and its inflated size: random access for
    * readers that inflate elsewhere (the viewer's page). Throws {@link StreamDamageError} naming it if damaged.
    */
   storedChunk(i: number): { stored: Buffer; rawBytes: number; damaged: (why: string) => StreamDamageError } {
@@ -196,13 +202,17 @@ export class StreamReader {
     if (head.readUInt32LE(0) !== CHUNK_MAGIC) throw damaged('bad chunk marker');
     const storedBytes = head.readUInt32LE(20);
     if (entry.offset + CHUNK_HEADER_BYTES + storedBytes > this.fileBytes) throw damaged('stored size runs past the end of the file');
+    // Sizes are checked before they size anything: a few stored bytes can claim, or inflate to, gigabytes.
+    const rawBytes = head.readUInt32LE(16);
+    const problem = chunkSizeProblem(entry.frames, rawBytes, storedBytes, this.header.fixedBytes, this.header.encoding.chunkFrames);
+    if (problem) throw damaged(problem);
     const stored = Buffer.alloc(storedBytes);
     readSync(this.fd, stored, 0, storedBytes, entry.offset + CHUNK_HEADER_BYTES);
     if (crc32(stored, crc32(head.subarray(0, 24))) !== head.readUInt32LE(24)) throw damaged('CRC32 mismatch');
     if (head.readUInt32LE(4) !== i || head.readUInt32LE(8) !== entry.firstTick || head.readUInt32LE(12) !== entry.frames) {
       throw damaged('chunk header disagrees with the index');
     }
-    return { stored, rawBytes: head.readUInt32LE(16), damaged };
+    return { stored, rawBytes, damaged };
   }
 
   /** Checks every chunk's CRC and decodability. Never throws for damage; reports it. */

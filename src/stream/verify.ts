@@ -3,6 +3,7 @@
  * one, and every recorded depth image with the re-run's. On the first difference, decode the stored frame
  * and name the channel (and entry) that differs.
  */
+import { StreamDamageError } from '../errors.js';
 import { decodeEvents } from '../frame/events.js';
 import type { Frame, FrameView } from '../frame/frame.js';
 import { POSE_FLOATS, type ChannelDescriptor } from '../frame/layout.js';
@@ -56,6 +57,8 @@ export interface VerifyOptions {
 export async function verifyStream(path: string, hooks: Pick<RunHooks, 'beforeStep'> = {}, options: VerifyOptions = {}): Promise<VerifyReport> {
   const reader = StreamReader.open(path);
   try {
+    // A damaged footer loses the recorded session hash: what would be compared is no longer all there.
+    if (reader.indexSource === 'scan (footer damaged)') throw new StreamDamageError('the footer is damaged (its CRC32 or layout does not hold); `xrsim inspect` shows the chunks still readable', path, -1);
     const { header } = reader;
     const model = modelFromHeader(header);
     const report: VerifyReport = {

@@ -35,7 +35,7 @@ export const exportCommand: Command = {
   --depth-images        jsonl: include depth images (base64 of little-endian u16 millimetres)
   --json                print { file, format, out, frames, bytes, messages? } as the last line
 
-Exit codes: 0 written, 1 the stream is damaged, 2 bad input.`,
+Exit codes: 0 written, 2 bad input or a damaged stream (the chunk named).`,
   options: {
     format: { type: 'string' },
     out: { type: 'string' },

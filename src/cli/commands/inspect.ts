@@ -13,14 +13,14 @@ export const inspectCommand: Command = {
   summary: 'show a stream’s header, channels, sizes and ratio, and check every chunk’s CRC',
   help: `xrsim inspect FILE.xrs [--json]
 
-Exit codes: 0 intact, 1 damaged chunks (each named; the others stay readable), 2 not a complete stream.`,
+Exit codes: 0 intact, 2 damaged (each damaged chunk named; the others stay readable) or not a complete stream.`,
   options: {},
   positionals: true,
   async run({ positionals, json }) {
     const report = inspectStream(requireOnePath(positionals, 'FILE.xrs'));
     if (json) printJson(report);
     else printHuman(report);
-    return report.ok ? ExitCode.ok : ExitCode.failed;
+    return report.ok ? ExitCode.ok : ExitCode.badInput;
   },
 };
 

@@ -23,7 +23,7 @@ channel.
 A session whose actor asked an agent (a.agent) is re-run with the recorded answers, without asking the
 agent again; --agent reference|CMD asks that agent again at each recorded decision and reports an answer
 that differs from the recording as a divergence (channel agent).
-Exit codes: 0 identical, 1 divergent (or a needed chunk is damaged), 2 not a complete stream or sweep.`,
+Exit codes: 0 identical, 1 divergent, 2 a damaged stream (chunk, header or footer), not a complete stream, or not a sweep.`,
   options: { sample: { type: 'string' }, workers: { type: 'string' }, agent: { type: 'string' } },
   positionals: true,
   async run({ values, positionals, json }) {
