@@ -1,10 +1,11 @@
 /**
- * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|scale|queue|browser|rank|view [...] [--json]`.
+ * Benchmark runner: `npm run bench -- kernel|hands|depth|suite|sweep|scale|queue|browser|rank|view|hostile [...] [--json]`.
  * Prints a table; with `--json` the last line is one JSON object of the headline figures.
  */
 import { browserBenchmark } from './browser.js';
 import { depthBenchmark } from './depth.js';
 import { handsBenchmark } from './hands.js';
+import { hostileBenchmark } from './hostile.js';
 import { kernelBenchmark } from './kernel.js';
 import { queueBenchmark } from './queue.js';
 import { rankBenchmark } from './rank.js';
@@ -24,12 +25,13 @@ const SUITES: Record<string, (progress: (line: string) => void) => Promise<{ det
   browser: browserBenchmark,
   rank: rankBenchmark,
   view: viewBenchmark,
+  hostile: hostileBenchmark,
 };
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const names = args.filter((a) => !a.startsWith('--'));
-const unknown = names.filter((n) => !(n in SUITES));
+const unknown = names.filter((n) => !Object.hasOwn(SUITES, n));
 if (names.length === 0 || unknown.length > 0) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(SUITES).join('|')}> [--json]${unknown.length ? `\nunknown suite: ${unknown.join(', ')}` : ''}\n`);
   process.exit(2);

@@ -37,6 +37,7 @@ describe('precompiled schemas', () => {
       expect(precompiled[id](data)).toBe(runtime(data));
       expect(precompiled[id].errors).toEqual(runtime.errors);
     }
-    expect(precompiled[id].errors?.length).toBeGreaterThan(2);
+    // Validation stops at the first problem (AJV_OPTIONS has no allErrors): the broken task has one.
+    expect(precompiled[id].errors?.length).toBeGreaterThanOrEqual(1);
   });
 });

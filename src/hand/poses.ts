@@ -7,6 +7,7 @@ import { XrsimInputError } from '../errors.js';
 import { quatFromEulerDeg } from '../geometry/math.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
 import { readJsonFile, validateAgainstSchema } from '../json/load.js';
+import { ownEntry } from '../json/names.js';
 import { HAND_MODELS_DIR, POSES_SCHEMA } from '../paths.js';
 import { join } from 'node:path';
 import { clampToLimits, type HandModel } from './hand-model.js';
@@ -74,7 +75,7 @@ export function anglesOf(spec: PoseSpec, model: HandModel): Float64Array {
  */
 export function resolvePose(name: string, model: HandModel, options: { diameter?: number } = {}): HandPose {
   if (name === GRAB) return grabPose(model, options.diameter ?? 0.07);
-  const spec = poseLibrary()[name];
+  const spec = ownEntry(poseLibrary(), name);
   if (!spec) {
     throw new XrsimInputError(`unknown pose "${name}". Known poses: ${listPoseNames().join(', ')}`, { expected: 'a pose from hand-models/poses.json' });
   }

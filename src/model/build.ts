@@ -9,6 +9,7 @@ import type { LoadedTask } from '../task/load.js';
 import { KERNEL_VERSION } from '../version.js';
 import { contentHash } from './canonical.js';
 import { deepFreeze } from '../json/cache.js';
+import { listNames, ownEntry } from '../json/names.js';
 import type { SurfaceSpec } from '../scene/types.js';
 import type { FixtureSpec } from '../task/types.js';
 import { createFkScratch, DIGIT_BASES, handLocalPoses, J } from '../../kernels/hand-fk.js';
@@ -41,12 +42,12 @@ export function buildModel(scene: LoadedScene, task: LoadedTask, options: ModelO
   const taskSpec = withoutSchemaKey(task.spec);
 
   const anchorName = taskSpec.placement.anchor;
-  const anchor = sceneSpec.anchors[anchorName];
+  const anchor = ownEntry(sceneSpec.anchors, anchorName);
   if (!anchor) {
     throw new XrsimInputError(`scene "${sceneSpec.id}" has no anchor "${anchorName}"`, {
       file: task.file,
       jsonPath: '$.placement.anchor',
-      expected: `one of the scene's anchors: ${Object.keys(sceneSpec.anchors).join(', ')}`,
+      expected: `one of the scene's anchors: ${listNames(Object.keys(sceneSpec.anchors))}`,
     });
   }
   const [needLength, needWidth] = taskSpec.placement.clear;

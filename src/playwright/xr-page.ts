@@ -161,9 +161,10 @@ export class XrPage {
   /** The page's tags in its latest frame, by role (null while a tag has no pose). */
   tags(): Record<string, TagPose | null> {
     const last = this.outputs.at(-1);
-    const tags: Record<string, TagPose | null> = {};
-    for (const [role, p] of last?.tags ?? []) tags[role] = p ? { position: [p[0], p[1], p[2]], rotation: [p[3], p[4], p[5], p[6]] } : null;
-    return tags;
+    // fromEntries defines own properties: a page's tag named "__proto__" is a tag, not the prototype.
+    return Object.fromEntries(
+      [...(last?.tags ?? [])].map(([role, p]) => [role, p ? { position: [p[0], p[1], p[2]], rotation: [p[3], p[4], p[5], p[6]] } : null]),
+    ) as Record<string, TagPose | null>;
   }
 
   /** The page's `xrsim.emit` events so far, all or those named `name`. */

@@ -6,6 +6,7 @@
  * writes it ({@link checkReturnedLine}).
  */
 import { XrsimInputError } from '../errors.js';
+import { ownEntry } from '../json/names.js';
 import { contentHash } from '../model/canonical.js';
 import { checkTimeLimit } from '../session/pool.js';
 import { erroredResult, type SessionError } from '../session/result.js';
@@ -88,7 +89,7 @@ function refusedField(job: Record<string, unknown>): string | null {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return null; // normalizeSpec names it
   for (const key of Object.keys(spec)) {
     if (JOB_SPEC_FIELDS.has(key)) continue;
-    const why = WORKER_ONLY[key];
+    const why = ownEntry(WORKER_ONLY, key);
     return why
       ? `the job's spec names ${JSON.stringify(key)}, ${why}`
       : `the job's spec names ${JSON.stringify(key)}, which a job may not name (a job may name only ${[...JOB_SPEC_FIELDS].join(', ')})`;

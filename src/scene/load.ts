@@ -8,6 +8,7 @@ import { aabbOverlap, composePose, type Aabb, partsOf, placedShapeAabb, polygonP
 import type { PlacedGeometrySpec } from '../geometry/types.js';
 import { ContentCache, deepFreeze } from '../json/cache.js';
 import { parseJsonText, readTextFile, validateAgainstSchema } from '../json/load.js';
+import { hasOwnName, listNames } from '../json/names.js';
 import { SCENE_SCHEMA, SCENES_DIR } from '../paths.js';
 import type { AnchorSpec, SceneSpec } from './types.js';
 
@@ -68,11 +69,11 @@ export function validateScene(data: unknown, file: string): SceneSpec {
     const path = `$.surfaces[${i}]`;
     checkId(surface.id, childPath(path, 'id'));
     checkGeometry(surface, path, file);
-    if (!(surface.material in scene.materials)) {
+    if (!hasOwnName(scene.materials, surface.material)) {
       throw new XrsimInputError(`unknown material "${surface.material}"`, {
         file,
         jsonPath: childPath(path, 'material'),
-        expected: `one of the scene's materials: ${Object.keys(scene.materials).join(', ')}`,
+        expected: `one of the scene's materials: ${listNames(Object.keys(scene.materials))}`,
       });
     }
   });

@@ -15,6 +15,7 @@ import { writeJsonRecord } from '../frame/json-record.js';
 import { composePose, partsOf, quatFromEulerDeg, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
 import { validateAgainstDefinition } from '../json/load.js';
+import { ownEntry } from '../json/names.js';
 import { objectReference } from '../model/references.js';
 import type { SimModel } from '../model/types.js';
 import { SCENE_SCHEMA } from '../paths.js';
@@ -98,7 +99,7 @@ export class Environment {
 
   /** A material by name: the scene's first, then the task's (task materials travel with the task to any scene). */
   private material(name: string): { friction: number; restitution: number } | undefined {
-    return this.model.sources.scene.materials[name] ?? this.model.sources.task.materials?.[name];
+    return ownEntry(this.model.sources.scene.materials, name) ?? ownEntry(this.model.sources.task.materials, name);
   }
 
   /** Reference and label of static index `index` (model statics first, then surfaces added while running). */

@@ -3,6 +3,7 @@
  * its Chromium between sessions, `workers/session-worker.ts`). Bad input is left to the session to report.
  */
 import { browserTarget } from '../task/browser-programs.js';
+import { ownEntry } from '../json/names.js';
 import { loadTask } from '../task/load.js';
 import { DEFAULT_APP } from '../task/programs.js';
 import { isBrowserAppEntry } from '../task/types.js';
@@ -12,7 +13,7 @@ export function usesBrowser(spec: SessionSpec): boolean {
   try {
     const { spec: task } = loadTask(spec.task);
     const name = spec.app ?? DEFAULT_APP;
-    const entry = task.apps?.[name];
+    const entry = ownEntry(task.apps, name);
     if (entry) return isBrowserAppEntry(entry);
     return spec.app !== undefined && browserTarget(spec.app) !== null;
   } catch {

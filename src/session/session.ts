@@ -7,6 +7,7 @@
  */
 import { hashToHex } from '../../kernels/hash64.js';
 import { XrsimInputError } from '../errors.js';
+import { ownEntry } from '../json/names.js';
 import type { Vec3 } from '../geometry/types.js';
 import type { FrameView } from '../frame/frame.js';
 import { bodyIndexOf } from '../model/references.js';
@@ -375,7 +376,7 @@ export async function createSession(input: SessionSpec, options: CreateOptions =
   if (spec.user !== undefined) validateUserOptions(spec.user);
   if (spec.sensing !== undefined) validateSensingOptions(spec.sensing);
   // A browser app may need more sensing than the task's (a page knows the room only through its senses).
-  const entry = task.spec.apps?.[spec.app ?? DEFAULT_APP];
+  const entry = ownEntry(task.spec.apps, spec.app ?? DEFAULT_APP);
   const sensing = entry && isBrowserAppEntry(entry) && entry.sensing ? { ...entry.sensing, ...spec.sensing } : spec.sensing;
   const model = modelFor(scene, task, { substeps: spec.substeps, duration: spec.duration, handModel, user: spec.user, sensing, app: spec.app, start: spec.start });
   // Whether a visual validator's view "layer" can be shown is known only with the session's app.

@@ -6,6 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { XrsimInputError, childPath } from '../errors.js';
 import { ContentCache, deepFreeze } from '../json/cache.js';
 import { parseJsonText, readTextFile, validateAgainstDefinition, validateAgainstSchema } from '../json/load.js';
+import { hasOwnName, listNames } from '../json/names.js';
 import { SCENE_SCHEMA, TASK_SCHEMA, TASKS_DIR } from '../paths.js';
 import { checkGeometry, looksLikePath } from '../scene/load.js';
 import { DEFAULT_APP } from './programs.js';
@@ -87,11 +88,11 @@ export function validateTask(data: unknown, file: string): TaskSpec {
     const path = `$.fixtures[${i}]`;
     declare(fixture.id, 'fixture', childPath(path, 'id'));
     checkGeometry(fixture, path, file);
-    if (!(fixture.material in materials)) {
+    if (!hasOwnName(materials, fixture.material)) {
       throw new XrsimInputError(`unknown material "${fixture.material}"`, {
         file,
         jsonPath: childPath(path, 'material'),
-        expected: `one of the task's materials: ${Object.keys(materials).join(', ') || '(none defined)'}`,
+        expected: `one of the task's materials: ${listNames(Object.keys(materials)) || '(none defined)'}`,
       });
     }
   });
@@ -110,7 +111,7 @@ export function validateTask(data: unknown, file: string): TaskSpec {
       throw new XrsimInputError(kind ? `"${id}" is a ${kind}` : `unknown ${wanted.join(' or ')} "${id}"`, {
         file,
         jsonPath: path,
-        expected: `one of the task's ${wanted.map(plural).join(' or ')}: ${candidates.join(', ') || '(none)'}`,
+        expected: `one of the task's ${wanted.map(plural).join(' or ')}: ${listNames(candidates) || '(none)'}`,
       });
     }
   };
@@ -171,7 +172,7 @@ function checkApps(task: TaskSpec, milestones: Set<string>, file: string): void 
     if (isBrowserAppEntry(app) && !file.startsWith('<')) checkBrowserEntry(app, dirname(file), file, `$.apps.${name}`);
     (app.expectFail ?? []).forEach((id, i) => {
       if (!milestones.has(id)) {
-        throw new XrsimInputError(`unknown milestone "${id}"`, { file, jsonPath: `$.apps.${name}.expectFail[${i}]`, expected: `one of the task's milestones: ${[...milestones].join(', ')}` });
+        throw new XrsimInputError(`unknown milestone "${id}"`, { file, jsonPath: `$.apps.${name}.expectFail[${i}]`, expected: `one of the task's milestones: ${listNames(milestones)}` });
       }
     });
   }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { XrsimInputError } from '../errors.js';
+import { listNames, ownEntry } from '../json/names.js';
 import { isBrowserAppEntry, type TaskSpec } from './types.js';
 import { browserDirRef, browserTarget, browserUrlRef, type BrowserAppRef } from './browser-programs.js';
 
@@ -45,7 +46,7 @@ export function programPaths(task: TaskSpec, taskFile: string, app: string | und
   if (task.actors) paths.actors = { path: resolve(base, task.actors), file: taskFile, jsonPath: '$.actors' };
   const name = app ?? (task.apps ? DEFAULT_APP : undefined);
   if (name !== undefined) {
-    const entry = task.apps?.[name];
+    const entry = ownEntry(task.apps, name);
     const target = entry ? null : browserTarget(name);
     if (entry && isBrowserAppEntry(entry)) {
       const way = start ?? entry.start;
@@ -61,7 +62,7 @@ export function programPaths(task: TaskSpec, taskFile: string, app: string | und
         file: '<session spec>',
         jsonPath: '$.app',
         expected: task.apps
-          ? `one of: ${Object.keys(task.apps).join(', ')}, a path to an app module (.mjs), or a browser app (a directory with index.html, an .html page, or an http://127.0.0.1 URL)`
+          ? `one of: ${listNames(Object.keys(task.apps))}, a path to an app module (.mjs), or a browser app (a directory with index.html, an .html page, or an http://127.0.0.1 URL)`
           : 'a path to an app module (.mjs) or a browser app (a directory, an .html page or a loopback URL): this task lists no apps',
       });
     }

@@ -6,6 +6,7 @@
  */
 import { childPath } from '../errors.js';
 import { schemaDocument } from '../json/load.js';
+import { ownEntry } from '../json/names.js';
 import { TASK_SCHEMA } from '../paths.js';
 import type { ReferenceKind } from './references.js';
 import type { ValidatorSpecBase } from './types.js';
@@ -68,7 +69,7 @@ function walk(schema: SchemaNode, value: unknown, jsonPath: string, out: Referen
   if (schema.items && Array.isArray(value)) value.forEach((item, i) => walk(schema.items!, item, `${jsonPath}[${i}]`, out));
   if (schema.properties && value && typeof value === 'object' && !Array.isArray(value)) {
     for (const [key, child] of Object.entries(value)) {
-      const property = schema.properties[key];
+      const property = ownEntry(schema.properties, key);
       if (property) walk(property, child, childPath(jsonPath, key), out);
     }
   }

@@ -17,6 +17,7 @@
 import { XrsimInputError, type InputLocation } from '../errors.js';
 import { OPENXR_JOINTS, type JointName } from '../hand/joints.js';
 import { SIDE_REFS, type SideRef } from '../hand/side.js';
+import { listNames } from '../json/names.js';
 
 /** A parsed reference. */
 export type Reference =
@@ -114,5 +115,5 @@ function parse(text: string, fail: (message: string) => never, bare: 'task' | 's
  * model, actors, validators, sessions, environment), naming what there is.
  */
 export function unknownReference(text: string, what: string, known: readonly string[], location: Omit<InputLocation, 'expected'> = {}): XrsimInputError {
-  return new XrsimInputError(`no ${what} "${text}"`, { ...location, expected: `one of: ${known.join(', ') || `(this session has no ${what})`}` });
+  return new XrsimInputError(`no ${what} "${text}"`, { ...location, expected: `one of: ${listNames(known) || `(this session has no ${what})`}` });
 }

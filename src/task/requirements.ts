@@ -6,6 +6,7 @@
  * offending entry.
  */
 import { XrsimInputError } from '../errors.js';
+import { listNames } from '../json/names.js';
 import type { Moment, TaskSpec } from './types.js';
 
 /**
@@ -38,7 +39,7 @@ export function checkMilestoneMoments(task: TaskSpec, file: string): void {
       if (!named || known.includes(named.id)) return;
       const jsonPath = `$.validators[${i}].moments[${k}]`;
       if (visualIds.has(named.id)) throw new XrsimInputError(`moment "${at}" names a visual milestone, which is judged only after the session`, { file, jsonPath, expected: 'a milestone of a non-visual validator' });
-      throw new XrsimInputError(`moment "${at}" names no milestone of the task`, { file, jsonPath, expected: `milestone:<id>[:last] with one of: ${known.join(', ')}` });
+      throw new XrsimInputError(`moment "${at}" names no milestone of the task`, { file, jsonPath, expected: `milestone:<id>[:last] with one of: ${listNames(known)}` });
     });
   });
 }
@@ -54,7 +55,7 @@ export function checkMilestoneRequirements(task: TaskSpec, file: string): void {
         const jsonPath = `${paths.get(m.id)}.requires[${k}]`;
         if (id === m.id) throw new XrsimInputError(`milestone "${m.id}" requires itself`, { file, jsonPath, expected: 'another milestone of the task' });
         if (!paths.has(id)) {
-          throw new XrsimInputError(`unknown milestone "${id}"`, { file, jsonPath, expected: `one of the task's milestones: ${[...paths.keys()].join(', ')}` });
+          throw new XrsimInputError(`unknown milestone "${id}"`, { file, jsonPath, expected: `one of the task's milestones: ${listNames(paths.keys())}` });
         }
       });
       edges.set(m.id, m.requires ?? []);

@@ -6,6 +6,7 @@
 import { XrsimInputError } from '../errors.js';
 import { quatFromEulerDeg, type Pose } from '../geometry/math.js';
 import type { Vec3 } from '../geometry/types.js';
+import { ownEntry } from '../json/names.js';
 import { DEPTH_NOISE, type DepthNoiseParams, type DepthNoisePreset } from './noise-presets.js';
 
 /** The depth camera, as written. Every field is optional. */
@@ -115,8 +116,7 @@ function resolveDepth(o: DepthSensorOptions, file: string): DepthSensorModel {
   const fovDeg = o.horizontalFovDeg ?? 80;
   if (!(fovDeg > 0 && fovDeg < 180)) fail('horizontalFovDeg', `the field of view must be below 180°, got ${fovDeg}`, 'degrees in (0, 180)');
   const presetName = o.noise ?? 'ideal';
-  const preset = DEPTH_NOISE[presetName];
-  if (!preset) fail('noise', `unknown noise preset ${JSON.stringify(presetName)}`, Object.keys(DEPTH_NOISE).join(', '));
+  const preset = ownEntry(DEPTH_NOISE, presetName) ?? fail('noise', `unknown noise preset ${JSON.stringify(presetName)}`, Object.keys(DEPTH_NOISE).join(', '));
   const minRange = o.minRange ?? preset.minRange;
   const maxRange = o.maxRange ?? preset.maxRange;
   if (!(minRange < maxRange)) fail('minRange', `minRange ${minRange} m must be below maxRange ${maxRange} m`, 'minRange < maxRange');

@@ -8,6 +8,7 @@
 import { OPENXR_JOINTS } from '../hand/joints.js';
 import { listPoseNames, GRAB } from '../hand/poses.js';
 import { SIDE_REFS } from '../hand/side.js';
+import { ownEntry } from '../json/names.js';
 
 /** A wrong argument to a verb. `verb` is its full name (`hand(dominant).pinch`). */
 export class VerbArgumentError extends Error {
@@ -117,7 +118,7 @@ export function options(keys: Record<string, Check>): Check {
   return (v) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return phrase;
     for (const [key, value] of Object.entries(v)) {
-      const check = keys[key];
+      const check = ownEntry(keys, key);
       if (!check) return `${phrase} (${JSON.stringify(key)} is not one of them)`;
       if (value === undefined) continue;
       const expected = check(value);
