@@ -2,7 +2,7 @@
 // stay as written), each benchmark section's details block, and the line naming the run. The prose around
 // them is the engineer's to update.
 //
-//   npm run bench -- kernel hands depth suite sweep scale queue browser rank view --json > run.out
+//   npm run bench -- kernel hands depth suite sweep scale queue browser rank view hostile --json > run.out
 //   node scripts/update-results.mjs run.out "2026-12-01 (22:40–23:05 UTC)" abc1234
 //
 // run.out is what `bench/run.ts` printed on stdout: `name: {details}` blocks, then the summary as one line.

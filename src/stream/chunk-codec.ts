@@ -47,6 +47,11 @@ export class ChunkPacker {
     this.depthFlags = new Uint32Array(chunkFrames);
   }
 
+  /** Bytes of events in the frames added since the last {@link pack}. */
+  get eventBytes(): number {
+    return this.eventWords * 4;
+  }
+
   /** Adds a frame and its 64-bit hash. */
   add(frame: Frame, hash: Uint32Array): void {
     const f = this.frames;
@@ -191,6 +196,6 @@ export function depthCameraOf(channels: readonly ChannelDescriptor[]): DepthCame
 }
 
 /** Bytes of one packed depth image, padded to whole words. */
-function depthImageBytes(camera: DepthCameraDescriptor): number {
+export function depthImageBytes(camera: DepthCameraDescriptor): number {
   return Math.ceil((camera.width * camera.height * 2) / 4) * 4;
 }

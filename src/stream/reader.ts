@@ -13,7 +13,7 @@ import { Frame } from '../frame/frame.js';
 import { findChannel, POSE_FLOATS, type FrameLayout } from '../frame/layout.js';
 import { STREAM_FORMAT_VERSION } from '../version.js';
 import { chunkSizeProblem } from './chunk-bounds.js';
-import { unpackChunk, type DecodedChunk } from './chunk-codec.js';
+import { depthCameraOf, depthImageBytes, unpackChunk, type DecodedChunk } from './chunk-codec.js';
 import {
   CHUNK_HEADER_BYTES,
   CHUNK_MAGIC,
@@ -204,7 +204,9 @@ export class StreamReader {
     if (entry.offset + CHUNK_HEADER_BYTES + storedBytes > this.fileBytes) throw damaged('stored size runs past the end of the file');
     // Sizes are checked before they size anything: a few stored bytes can claim, or inflate to, gigabytes.
     const rawBytes = head.readUInt32LE(16);
-    const problem = chunkSizeProblem(entry.frames, rawBytes, storedBytes, this.header.fixedBytes, this.header.encoding.chunkFrames);
+    const camera = depthCameraOf(this.header.channels);
+    const shape = { fixedBytes: this.header.fixedBytes, chunkFrames: this.header.encoding.chunkFrames, depthImageBytes: camera && depthImageBytes(camera) };
+    const problem = chunkSizeProblem(entry.frames, rawBytes, storedBytes, shape);
     if (problem) throw damaged(problem);
     const stored = Buffer.alloc(storedBytes);
     readSync(this.fd, stored, 0, storedBytes, entry.offset + CHUNK_HEADER_BYTES);

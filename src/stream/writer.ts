@@ -7,6 +7,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { XrsimInputError } from '../errors.js';
 import { checkOutputFile } from '../output-file.js';
 import type { Frame } from '../frame/frame.js';
+import { MAX_CHUNK_EVENT_BYTES } from './chunk-bounds.js';
 import { ChunkPacker } from './chunk-codec.js';
 import {
   CHUNK_HEADER_BYTES,
@@ -70,8 +71,17 @@ export class StreamWriter {
     this.write(json);
   }
 
-  /** Adds one frame with its 64-bit hash (hi, lo). */
+  /**
+   * Adds one frame with its 64-bit hash (hi, lo). A chunk ends early rather than hold more than
+   * {@link MAX_CHUNK_EVENT_BYTES} of events (what lets readers bound a chunk's size); a frame with more than
+   * that on its own is refused with a RangeError.
+   */
   append(frame: Frame, hash: Uint32Array): void {
+    const eventBytes = frame.eventWords * 4;
+    if (eventBytes > MAX_CHUNK_EVENT_BYTES) {
+      throw new RangeError(`frame ${frame.tick} records ${eventBytes} bytes of events; a stream holds at most ${MAX_CHUNK_EVENT_BYTES} bytes of events a frame`);
+    }
+    if (this.packer.frames > 0 && this.packer.eventBytes + eventBytes > MAX_CHUNK_EVENT_BYTES) this.flushChunk();
     this.packer.add(frame, hash);
     this.frames++;
     this.rawFrameBytes += frame.words.byteLength + frame.eventWords * 4;

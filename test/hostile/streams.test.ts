@@ -2,6 +2,8 @@
  * Streams made to look valid (issue 36, item 3): every CRC holds, the sizes lie.
  * - a decompression bomb: chunk 0 replaced by a megabyte that inflates to 1 GiB. `inspect` stays under
  *   200 MB (peak RSS, measured in the child) and exits 2 naming the chunk; `verify` and `export` too;
+ * - the same bomb recording its gigabyte honestly: refused before inflating (no chunk's frames take that);
+ * - the writer ends a chunk early rather than hold more than MAX_CHUNK_EVENT_BYTES of events;
  * - a chunk claiming 2³¹ frames: exit 2 naming it, never a stack;
  * - a damaged footer: `verify` refuses it (exit 2) instead of calling the stream identical;
  * - one flipped bit anywhere: the reader reads the frames or raises a stream error, nothing else.
@@ -12,7 +14,10 @@ import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StreamDamageError, XrsimInputError } from '../../src/errors.js';
+import { Frame } from '../../src/frame/frame.js';
+import { MAX_CHUNK_EVENT_BYTES } from '../../src/stream/chunk-bounds.js';
 import { StreamReader } from '../../src/stream/reader.js';
+import { StreamWriter } from '../../src/stream/writer.js';
 import { CHUNK_HEADER_BYTES, FOOTER_ENTRY_BYTES, FOOTER_FIXED_BYTES, TRAILER_BYTES } from '../../src/stream/format.js';
 import { CLI, ROOT, tempDir, xrsim, type CliResult } from '../helpers/cli.js';
 
@@ -81,8 +86,9 @@ const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+
 describe('a decompression bomb', () => {
   let bomb: string;
   let before: Buffer;
+  let payload: Buffer;
   beforeAll(() => {
-    const payload = zerosDeflated(GIB);
+    payload = zerosDeflated(GIB);
     expect(payload.length).toBeLessThan(2 * 1024 * 1024);
     bomb = forged('bomb.xrs', () => {}, payload);
     before = readFileSync(bomb);
@@ -107,11 +113,59 @@ describe('a decompression bomb', () => {
     }
   });
 
+  it('the same bomb recording its gigabyte as its raw size is refused before inflating: no 90 frames take that', () => {
+    const path = forged('honest-bomb.xrs', (head) => head.writeUInt32LE(GIB, 16), payload);
+    const r = xrsimMeasured('inspect', path);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/chunk 0 .*is damaged: its recorded raw size 1073741824 is more than 90 frames can take \(at most \d+ bytes\)/);
+    expect(r.peakRss).toBeLessThan(200 * 1024 * 1024);
+  });
+
   it('a chunk recording more raw bytes than its stored bytes can inflate to is refused before inflating', () => {
-    const path = forged('claims-gib.xrs', (head) => head.writeUInt32LE(GIB, 16));
+    const path = forged('two-bytes.xrs', () => {}, deflateRawSync(Buffer.alloc(0)));
     const r = xrsim('inspect', path);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/chunk 0 .*is damaged: its recorded raw size 1073741824 is more than its \d+ stored bytes can inflate to/);
+    expect(r.stdout).toMatch(/chunk 0 .*is damaged: its recorded raw size \d+ is more than its \d+ stored bytes can inflate to/);
+  });
+});
+
+describe('what the writer holds a chunk to', () => {
+  /** `count` event records of 256 KB each (the largest a record can be), as one frame's events. */
+  const bigEvents = (count: number) => {
+    const words = new Uint32Array(count * 0x10000);
+    for (let r = 0; r < count; r++) words[r * 0x10000] = (1 << 16) | 0xffff;
+    return words;
+  };
+
+  it(`ends a chunk early rather than hold more than ${MAX_CHUNK_EVENT_BYTES / 2 ** 20} MiB of events, and reads back every frame`, () => {
+    const reader = StreamReader.open(stream);
+    const path = join(dir, 'many-events.xrs');
+    const writer = new StreamWriter(path, reader.header);
+    const frame = new Frame(reader.layout);
+    const events = bigEvents(24); // 6 MiB a frame
+    const frames = [...reader.framesInOrder()].slice(0, 7);
+    for (const stored of frames) {
+      frame.words.set(stored.words);
+      frame.setEvents(events, events.length);
+      writer.append(frame, new Uint32Array(2));
+    }
+    writer.close(new Uint32Array(2));
+    reader.close();
+    const back = StreamReader.open(path);
+    expect(back.chunks.map((c) => c.frames)).toEqual([2, 2, 2, 1]);
+    for (let i = 0; i < back.chunks.length; i++) expect(back.chunk(i).events.length).toBe(back.chunks[i].frames * events.length);
+    back.close();
+  });
+
+  it('refuses a frame with more events than that on its own (a RangeError, before anything is written)', () => {
+    const reader = StreamReader.open(stream);
+    const writer = new StreamWriter(join(dir, 'too-many-events.xrs'), reader.header);
+    const frame = new Frame(reader.layout);
+    const events = bigEvents(65);
+    frame.setEvents(events, events.length);
+    expect(() => writer.append(frame, new Uint32Array(2))).toThrow(/records 17039360 bytes of events; a stream holds at most 16777216 bytes of events a frame/);
+    writer.abort();
+    reader.close();
   });
 });
 
