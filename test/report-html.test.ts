@@ -37,7 +37,7 @@ describe.skipIf(SKIP_SYSTEM)('the HTML report in Chromium (system test)', () => 
   it('renders a sweep report with no console errors: matrix, histograms, plots of failed sessions', async () => {
     const out = tempDir();
     const html = join(out, 'report.html');
-    expect(xrsim('sweep', 'xr/poke*', 'xr/palm*', '--apps', 'process', '--seeds', '1', '--scenes', 'office', '--out', out, '--html', html).code).toBe(1);
+    expect(xrsim('sweep', 'xr/poke*', 'xr/palm*', '--apps', 'process', '--seeds', '1', '--scenes', 'office', '--out', out, '--html', html).code).toBe(0); // its adversarial apps fail as expected
     const { page, errors, requests } = await open(html);
     expect(errors).toEqual([]);
     expect(requests).toEqual([`file://${html}`]);

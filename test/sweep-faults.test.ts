@@ -74,7 +74,7 @@ describe('recording only what is kept', () => {
     const dir = tempDir();
     const out = join(dir, 'out');
     const r = xrsim('sweep', 'xr/poke*', '--apps', 'process', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--workers', '2', '--out', out, '--json');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(0); // the adversarial apps fail, as expected
     const results = readResultLines(out);
     const failed = results.filter((l) => l.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);

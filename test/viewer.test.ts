@@ -130,7 +130,7 @@ describe.skipIf(SKIP_SYSTEM)('the viewer in Chromium (system test)', () => {
 
   it('shows a sweep folder\'s pass matrix, and a failed session\'s replay is one click away', async () => {
     const out = tempDir();
-    expect(xrsim('sweep', 'xr/poke*', '--apps', 'process', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--out', out).code).toBe(1);
+    expect(xrsim('sweep', 'xr/poke*', '--apps', 'process', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--out', out).code).toBe(0); // its adversarial apps fail as expected
     const sweep = await startViewer(out);
     try {
       const { page, errors } = await open(sweep.url);

@@ -9,6 +9,7 @@ import { contentHash } from '../model/canonical.js';
 import { listSceneIds } from '../scene/load.js';
 import type { Handedness, SessionSpec } from '../session/spec.js';
 import { loadTask } from '../task/load.js';
+import { expectedFailures, type AppEntries } from './expectations.js';
 import { isBrowserAppEntry, type AppEntrySpec } from '../task/types.js';
 import { matchTasks } from './task-globs.js';
 
@@ -68,6 +69,8 @@ interface TaskPlan {
   id: string;
   apps: (string | null)[];
   scenes: string[];
+  /** The task's app entries, for what each app is expected to fail. */
+  entries: AppEntries;
 }
 
 /** The matrix, as lists: its size is known and its sessions are generated on demand. */
@@ -75,6 +78,8 @@ export class MatrixPlan {
   /** Sessions in the matrix (after the shard). */
   readonly size: number;
   private readonly unsharded: number;
+  /** The task plans by the id results carry (the first of a duplicated id), made when first asked. */
+  private byId: Map<string, TaskPlan> | undefined;
 
   constructor(
     private readonly tasks: readonly TaskPlan[],
@@ -90,6 +95,15 @@ export class MatrixPlan {
   /** The tasks' ids, in matrix order. */
   get taskIds(): string[] {
     return this.tasks.map((t) => t.id);
+  }
+
+  /** The milestones a session's app is expected to fail (`sweep/expectations.ts`), by the task id results carry. */
+  expectedFailures(result: { task: string; app: string | null; hand: Handedness }): readonly string[] {
+    if (!this.byId) {
+      this.byId = new Map();
+      for (const t of this.tasks) if (!this.byId.has(t.id)) this.byId.set(t.id, t);
+    }
+    return expectedFailures(this.byId.get(result.task)?.entries, result.app, result.hand);
   }
 
   /** The sessions, in matrix order, one at a time. */
@@ -154,7 +168,7 @@ export function planMatrix(options: SweepOptions = {}): MatrixPlan {
     const spec = loadTask(task).spec;
     const scenes = options.scenes === 'all' ? library : Array.isArray(options.scenes) ? options.scenes : (spec.scenes ?? [spec.scene]);
     const apps = appsOf(spec.apps, appChoice);
-    if (apps.length > 0) plans.push({ task, id: spec.id, apps, scenes });
+    if (apps.length > 0) plans.push({ task, id: spec.id, apps, scenes, entries: spec.apps });
   }
   if (plans.length === 0) throw new XrsimInputError(`no task has an app named "${appChoice}"`, { expected: '--apps reference, all, process, browser, the name of an app some task has (see xrsim list tasks), or a comma list' });
   return new MatrixPlan(plans, uniqueSeeds, [...new Set(hands)], options.shard);

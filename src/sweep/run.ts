@@ -117,7 +117,7 @@ export async function* runSweep(options: RunSweepOptions): AsyncGenerator<SweepR
   const perWorker = options.inFlightPerWorker ?? 2;
   if (!(Number.isInteger(perWorker) && perWorker >= 1)) throw new XrsimInputError(`inFlightPerWorker must be a positive integer, got ${perWorker}`);
   const plan = planMatrix(options);
-  const tally = new SweepTally(plan.taskIds);
+  const tally = new SweepTally(plan.taskIds, (result) => plan.expectedFailures(result));
   // A queue connects (or fails, with nothing written) before the folder is touched.
   const queued = queue ? await (await import('../queue/coordinator.js')).openQueueRunner(queue, { timeLimitSeconds }) : null;
   let folder: SweepFolder;

@@ -3,6 +3,10 @@
  * size depends on the number of tasks and milestones, never on the number of sessions.
  */
 import type { SessionResult } from '../session/result.js';
+import { isAsExpected } from './expectations.js';
+
+/** The milestones a result's session was expected to fail ({@link expectedFailures}); none by default. */
+export type ExpectationOf = (result: SessionResult) => readonly string[];
 
 /** Per-task summary. */
 export interface TaskSummary {
@@ -11,6 +15,8 @@ export interface TaskSummary {
   passed: number;
   failed: number;
   errored: number;
+  /** Sessions that did not do what their app is expected to (`sweep/expectations.ts`). */
+  unexpected: number;
   passRate: number;
   meanScore: number;
 }
@@ -31,6 +37,10 @@ export interface SweepSummary {
   passed: number;
   failed: number;
   errored: number;
+  /** Sessions that did not do what their app is expected to: any but an expected pass or an expected failure. */
+  unexpected: number;
+  /** Failed sessions that failed exactly what their (adversarial) app is expected to fail. */
+  failedAsExpected: number;
   tasks: TaskSummary[];
   milestones: MilestoneSummary[];
 }
@@ -40,6 +50,8 @@ interface TaskCounts {
   passed: number;
   failed: number;
   errored: number;
+  unexpected: number;
+  failedAsExpected: number;
   scoreSum: number;
   milestones: Map<string, { sessions: number; passed: number }>;
 }
@@ -48,8 +60,14 @@ interface TaskCounts {
 export class SweepTally {
   private readonly tasks = new Map<string, TaskCounts>();
 
-  /** `taskOrder`: tasks in the order summaries list them (matrix order); others follow as they come. */
-  constructor(taskOrder: readonly string[] = []) {
+  /**
+   * `taskOrder`: tasks in the order summaries list them (matrix order); others follow as they come.
+   * `expectationOf`: what each session's app is expected to fail (default: nothing, every session should pass).
+   */
+  constructor(
+    taskOrder: readonly string[] = [],
+    private readonly expectationOf: ExpectationOf = () => [],
+  ) {
     for (const task of taskOrder) this.countsOf(task);
   }
 
@@ -57,6 +75,8 @@ export class SweepTally {
     const counts = this.countsOf(result.task);
     counts.sessions++;
     counts[result.status]++;
+    if (!isAsExpected(result, this.expectationOf(result))) counts.unexpected++;
+    else if (result.status === 'failed') counts.failedAsExpected++;
     counts.scoreSum += result.score;
     for (const m of result.milestones) {
       const entry = counts.milestones.get(m.id) ?? { sessions: 0, passed: 0 };
@@ -76,21 +96,21 @@ export class SweepTally {
 
   summary(out: string): SweepSummary {
     const rows = [...this.tasks].filter(([, c]) => c.sessions > 0);
-    const tasks = rows.map(([task, c]) => ({ task, sessions: c.sessions, passed: c.passed, failed: c.failed, errored: c.errored, passRate: c.passed / c.sessions, meanScore: c.scoreSum / c.sessions }));
+    const tasks = rows.map(([task, c]) => ({ task, sessions: c.sessions, passed: c.passed, failed: c.failed, errored: c.errored, unexpected: c.unexpected, passRate: c.passed / c.sessions, meanScore: c.scoreSum / c.sessions }));
     const milestones = rows.flatMap(([task, c]) => [...c.milestones].map(([milestone, m]) => ({ task, milestone, sessions: m.sessions, passed: m.passed, passRate: m.passed / m.sessions })));
-    return { out, sessions: this.sum('sessions'), passed: this.sum('passed'), failed: this.failed, errored: this.errored, tasks, milestones };
+    return { out, sessions: this.sum('sessions'), passed: this.sum('passed'), failed: this.failed, errored: this.errored, unexpected: this.sum('unexpected'), failedAsExpected: this.sum('failedAsExpected'), tasks, milestones };
   }
 
   private countsOf(task: string): TaskCounts {
     let counts = this.tasks.get(task);
     if (!counts) {
-      counts = { sessions: 0, passed: 0, failed: 0, errored: 0, scoreSum: 0, milestones: new Map() };
+      counts = { sessions: 0, passed: 0, failed: 0, errored: 0, unexpected: 0, failedAsExpected: 0, scoreSum: 0, milestones: new Map() };
       this.tasks.set(task, counts);
     }
     return counts;
   }
 
-  private sum(field: 'sessions' | 'passed' | 'failed' | 'errored'): number {
+  private sum(field: 'sessions' | 'passed' | 'failed' | 'errored' | 'unexpected' | 'failedAsExpected'): number {
     let total = 0;
     for (const c of this.tasks.values()) total += c[field];
     return total;

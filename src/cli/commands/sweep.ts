@@ -74,7 +74,8 @@ ${QUEUE_HELP}
                       attempt's reason (default 3)
 
 Progress goes to stderr: a live bar on a terminal, else a line every 10 s or 5 % (whichever is rarer).
-Exit codes: 0 every session passed, 1 some failed or errored, 2 bad input, or the queue's Redis
+Exit codes: 0 every session as expected (passed; an adversarial app of --apps all failed exactly its
+expectFail milestones), 1 some session not as expected (failed otherwise, or errored), 2 bad input, or the queue's Redis
 cannot be reached, refuses the credentials, or is lost for longer than --queue-reconnect (every
 result already written is kept: run the same command again to resume).`,
   options: {
@@ -141,7 +142,7 @@ result already written is kept: run the same command again to resume).`,
     if (v.junit || v.html) writeReports(() => resultLines(summary.out), { junit: v.junit, html: v.html, title: `xrsim sweep ${summary.out}`, force });
     if (json) printJson(summary);
     else printSummary(summary);
-    return summary.passed === summary.sessions ? ExitCode.ok : ExitCode.failed;
+    return summary.unexpected === 0 ? ExitCode.ok : ExitCode.failed;
   },
 };
 
@@ -173,5 +174,7 @@ function printSummary(s: SweepSummary): void {
     ...s.tasks.map((t) => [t.task, String(t.sessions), `${(t.passRate * 100).toFixed(0)}%`, t.meanScore.toFixed(3), String(t.failed), String(t.errored)]),
   ];
   process.stdout.write(table(rows, ''));
-  process.stdout.write(`${s.passed}/${s.sessions} sessions passed, ${s.failed} failed, ${s.errored} errored · results in ${s.out}/results.jsonl\n`);
+  const asExpected = s.failedAsExpected > 0 ? ` (${s.failedAsExpected} as their app expects)` : '';
+  const verdict = s.unexpected === 0 ? 'every session as expected' : `${s.unexpected} not as expected`;
+  process.stdout.write(`${s.passed}/${s.sessions} sessions passed, ${s.failed} failed${asExpected}, ${s.errored} errored; ${verdict} · results in ${s.out}/results.jsonl\n`);
 }
