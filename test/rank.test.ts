@@ -131,6 +131,35 @@ describe('rankSweeps', () => {
     expect(r.tasks.map((t) => t.task)).toEqual(['task-0', 'task-1']);
   });
 
+  it('Pass@1 counts a task only when every session of it passed: a one-handed candidate passes no task', () => {
+    // 4 tasks × 8 sessions (4 right-handed, 4 left-handed). `oneHanded` passes every right-handed session and
+    // fails every left-handed one: half its sessions pass (full pass 0.5), but no task does (Pass@1 0).
+    const oneHanded = candidate('one-handed', 4, 8, (_, s) => (s % 8 < 4 ? 1 : 0.75));
+    // `twoOfFour` passes every session of tasks 0 and 1 and none of tasks 2 and 3.
+    const twoOfFour = candidate('two-of-four', 4, 8, (t) => (t < 2 ? 1 : 0.5));
+    const r = rankSweeps([oneHanded, twoOfFour], { by: 'pass@1' });
+    expect(r.metric).toBe('pass@1');
+    expect(r.candidates.map((c) => [c.name, c.fullPass.mean, c.passAt1.mean, c.tasksPassed])).toEqual([
+      ['two-of-four', 0.5, 0.5, 2],
+      ['one-handed', 0.5, 0, 0],
+    ]);
+    expect(r.tasks.map((t) => t.passed)).toEqual([[true, false], [true, false], [false, false], [false, false]]);
+    // The interval comes from redrawing tasks: 0 tasks passed stays 0; 2 of 4 spans most of [0, 1].
+    expect(r.candidates[1].passAt1.ci95).toEqual([0, 0]);
+    const [lo, hi] = r.candidates[0].passAt1.ci95;
+    expect(lo).toBeLessThanOrEqual(0.25);
+    expect(hi).toBeGreaterThanOrEqual(0.75);
+    expect(r.wins[0][1]).toBeGreaterThan(0.8);
+    // An errored session fails its task's Pass@1 too.
+    const errored = candidate('errored', 4, 8, () => 1);
+    errored.results[9] = { ...errored.results[9], status: 'errored', score: 0 };
+    const all = candidate('all', 4, 8, () => 1);
+    expect(rankSweeps([errored, all], { by: 'pass@1' }).candidates.map((c) => [c.name, c.passAt1.mean])).toEqual([
+      ['all', 1],
+      ['errored', 0.75],
+    ]);
+  });
+
   it('ranks by design score over the tasks with design reports only, an errored session rating 1', () => {
     const withDesign = (c: ReturnType<typeof candidate>, score: (t: number) => number) => ({
       ...c,
@@ -195,7 +224,7 @@ describe('xrsim rank', () => {
     expect(text.stdout).toMatch(/P\(row beats column\) by design score/);
     const bad = xrsim('rank', ...dirs, '--metric', 'beauty');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--metric must be partial, full-pass or design, got "beauty"/);
+    expect(bad.stderr).toMatch(/--metric must be partial, full-pass, pass@1 or design, got "beauty"/);
     expect(xrsim('rank', ...dirs, '--metric', 'design', '--by', 'partial').stderr).toMatch(/name two metrics/);
   });
 
@@ -238,6 +267,13 @@ describe('xrsim rank', () => {
     expect(ranking.wins[0][1]).toBe(1);
     expect(ranking.wins[1][2]).toBe(1);
     expect(a.rankFirst).toBe(1);
+    // Pass@1: the reference passes all 3 tasks, one-swapped 2, two-swapped 1.
+    expect(ranking.candidates.map((x: { tasksPassed: number }) => x.tasksPassed)).toEqual([3, 2, 1]);
+    expect(c.passAt1.mean).toBeCloseTo(1 / 3, 12);
+    const byPass = xrsim('rank', ...dirs, '--metric', 'pass@1');
+    expect(byPass.code).toBe(0);
+    expect(byPass.stdout).toMatch(/P\(row beats column\) by Pass@1/);
+    expect(byPass.stdout).toMatch(/1\s+reference\/sweep\s+.*1\.000 \[1\.000, 1\.000\] 3\/3/);
     // The text form and the HTML section.
     const text = xrsim('rank', ...dirs);
     expect(text.stdout).toMatch(/1\s+reference\/sweep\s+1\.000 \[1\.000, 1\.000\]/);

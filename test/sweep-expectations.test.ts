@@ -60,6 +60,8 @@ describe('xrsim sweep with adversarial apps', () => {
     const adversarial = Object.values(loadTask('xr/poke-button').spec.apps!).filter((a) => a.expectFail?.length && !('dir' in a));
     expect(r.json).toMatchObject({ sessions: adversarial.length + 1, passed: 1, failed: adversarial.length, failedAsExpected: adversarial.length, unexpected: 0 });
     expect(r.json.tasks[0]).toMatchObject({ task: 'xr/poke-button', unexpected: 0 });
+    // Pass@1 counts (task, app) pairs: only the reference passed every session of its pair.
+    expect(r.json.passAt1).toEqual({ passed: 1, of: adversarial.length + 1 });
   });
 
   it('exits 1 and counts the session when an app fails other milestones than it should', () => {
@@ -76,5 +78,6 @@ describe('xrsim sweep with adversarial apps', () => {
     expect(r.json).toMatchObject({ sessions: 2, passed: 1, failed: 1, failedAsExpected: 0, unexpected: 1 });
     const text = xrsim('sweep', file, '--apps', 'reference,counts-frames', ...MATRIX.slice(0, -1), '--out', join(dir, 'out'));
     expect(text.stdout).toMatch(/1\/2 sessions passed, 1 failed, 0 errored; 1 not as expected/);
+    expect(text.stdout).toMatch(/Pass@1: 1\/2 \(task, app\) pairs passed every session/);
   });
 });

@@ -5,10 +5,11 @@
  */
 
 /**
- * The metric that orders candidates: partial credit (fraction of milestones passed), binary full pass, or the
- * design score (1–5, the mean of the design heuristics; over the tasks whose sessions have one).
+ * The metric that orders candidates: partial credit (fraction of milestones passed), binary full pass (the
+ * share of sessions passed), Pass@1 (the share of tasks of which every session passed), or the design score
+ * (1–5, the mean of the design heuristics; over the tasks whose sessions have one).
  */
-export type RankMetric = 'partial' | 'full-pass' | 'design';
+export type RankMetric = 'partial' | 'full-pass' | 'pass@1' | 'design';
 
 /** A mean with its 95 % bootstrap interval. */
 export interface Estimate {
@@ -26,6 +27,10 @@ export interface CandidateRank {
   errored: number;
   partial: Estimate;
   fullPass: Estimate;
+  /** The share of tasks of which every session passed, with its interval over resampled tasks. */
+  passAt1: Estimate;
+  /** How many tasks every session of which passed. */
+  tasksPassed: number;
   /** The design score (1–5) over the tasks with apps, or null when no session has one. An errored session scores 1. */
   design: Estimate | null;
   /** Fraction of resamples in which it ranks first (ties share), and in the top three. */
@@ -39,6 +44,8 @@ export interface TaskMeans {
   sessions: number;
   partial: number[];
   fullPass: number[];
+  /** Per candidate, whether every session of the task passed (what Pass@1 counts). */
+  passed: boolean[];
   /** Per candidate, the task's mean design score, or null for a task without design reports (no apps). */
   design: number[] | null;
 }
@@ -60,7 +67,7 @@ export interface Ranking {
 }
 
 /** How each metric is named in sentences. */
-export const METRIC_NAMES: Record<RankMetric, string> = { partial: 'partial credit', 'full-pass': 'full pass', design: 'design score' };
+export const METRIC_NAMES: Record<RankMetric, string> = { partial: 'partial credit', 'full-pass': 'full pass', 'pass@1': 'Pass@1', design: 'design score' };
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -78,19 +85,19 @@ export function rankingSection(ranking: Ranking): string {
   const est = (e: Estimate, lo = 0, hi = 1) => `${score(e.mean)} <small>[${score(e.ci95[0])}, ${score(e.ci95[1])}]</small><br>${intervalBar(e, lo, hi)}`;
   const design = ranking.candidates.some((c) => c.design);
   const candidates = ranking.candidates
-    .map((c) => `<tr><td>${c.rank}</td><td class="name">${escape(c.name)}</td><td>${est(c.partial)}</td><td>${est(c.fullPass)}</td>${design ? `<td>${c.design ? est(c.design, 1, 5) : '–'}</td>` : ''}<td>${pct(c.rankFirst)}</td><td>${pct(c.topThree)}</td><td>${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}</td></tr>`)
+    .map((c) => `<tr><td>${c.rank}</td><td class="name">${escape(c.name)}</td><td>${est(c.partial)}</td><td>${est(c.fullPass)}</td><td>${est(c.passAt1)}<br><small>${c.tasksPassed} of ${ranking.tasks.length} tasks</small></td>${design ? `<td>${c.design ? est(c.design, 1, 5) : '–'}</td>` : ''}<td>${pct(c.rankFirst)}</td><td>${pct(c.topThree)}</td><td>${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}</td></tr>`)
     .join('\n');
   const wins = ranking.wins.map((row, i) => `<tr><td class="name">${names[i]}</td>${row.map((w, j) => `<td>${i === j ? '–' : pct(w)}</td>`).join('')}</tr>`).join('\n');
-  const tasks = ranking.tasks.map((t) => `<tr><td class="name">${escape(t.task)}</td><td>${t.sessions}</td>${t.partial.map((p, i) => `<td>${score(p)} / ${score(t.fullPass[i])}</td>`).join('')}</tr>`).join('\n');
+  const tasks = ranking.tasks.map((t) => `<tr><td class="name">${escape(t.task)}</td><td>${t.sessions}</td>${t.partial.map((p, i) => `<td>${score(p)} / ${score(t.fullPass[i])}${t.passed[i] ? ' ✓' : ''}</td>`).join('')}</tr>`).join('\n');
   const metric = METRIC_NAMES[ranking.metric];
   const unmatched = Object.entries(ranking.unmatched).filter(([, n]) => n > 0);
   return [
     `<h2>Ranking</h2>`,
     `<p>Each candidate's score is the mean over ${ranking.tasks.length} tasks of its mean session score. Intervals are 95 % percentile intervals of ${ranking.resamples} task-stratified bootstrap resamples (seed ${ranking.seed}); candidates are ordered by ${metric}.</p>`,
-    `<table><tr><th>rank</th><th>candidate</th><th>partial credit [95% CI]</th><th>full pass [95% CI]</th>${design ? '<th>design score, 1–5 [95% CI]</th>' : ''}<th>ranks first</th><th>top three</th><th>sessions</th></tr>\n${candidates}</table>`,
+    `<table><tr><th>rank</th><th>candidate</th><th>partial credit [95% CI]</th><th>full pass [95% CI]</th><th>Pass@1 [95% CI]</th>${design ? '<th>design score, 1–5 [95% CI]</th>' : ''}<th>ranks first</th><th>top three</th><th>sessions</th></tr>\n${candidates}</table>`,
     `<h3>Probability that the row beats the column (${metric})</h3>`,
     `<table><tr><th></th>${names.map((n) => `<th>${n}</th>`).join('')}</tr>\n${wins}</table>`,
-    `<h3>Per task: partial credit / full pass</h3>`,
+    `<h3>Per task: partial credit / full pass (✓: every session passed)</h3>`,
     `<table><tr><th>task</th><th>sessions</th>${names.map((n) => `<th>${n}</th>`).join('')}</tr>\n${tasks}</table>`,
     unmatched.length ? `<p>Left out, not run by every candidate: ${unmatched.map(([n, k]) => `${escape(n)} ${k}`).join(', ')} sessions.</p>` : '',
   ].join('\n');

@@ -2,7 +2,10 @@
  * Ranking candidates (one sweep folder each: a coding agent, a build) with confidence. Each candidate's score
  * is the mean over tasks of its mean session score in the task (every task weighs the same, as in
  * UnityBench-Mini3D), under partial credit (the fraction of milestones passed) and under binary full pass, and
- * its design score (1–5, `result.design`) over the tasks whose sessions have one (tasks with apps).
+ * its design score (1–5, `result.design`) over the tasks whose sessions have one (tasks with apps). Pass@1 is
+ * as benchmarks define it: a (candidate, task) passes only when every session of it passed (every scene,
+ * seed and hand), and a candidate's Pass@1 is the share of tasks it passed, its interval from resampling
+ * the tasks themselves (the same draws for every candidate).
  *
  * Confidence comes from a seeded, task-stratified, paired bootstrap: each resample redraws, within every task,
  * that task's sessions (a scene, seed and hand) with replacement, and scores every candidate on the same
@@ -33,7 +36,7 @@ export interface RankOptions {
   resamples?: number;
   /** Seed of the resampling (default 1): the same inputs and seed give the same ranking. */
   seed?: number;
-  /** The metric that orders candidates, wins and ranks: `partial` (default), `full-pass` or `design`. */
+  /** The metric that orders candidates, wins and ranks: `partial` (default), `full-pass`, `pass@1` or `design`. */
   by?: RankMetric;
 }
 
@@ -71,7 +74,14 @@ export function rankSweeps(candidates: readonly RankCandidate[], options: RankOp
   }
   const scored = bootstrap(table, 2 * C, resamples, seed);
   const designScored = design ? bootstrap(design, C, resamples, seed) : null;
-  const { rankFirst, topThree, wins } = metric === 'design' ? standings(designScored!, C, 0, resamples, C) : standings(scored, 2 * C, metric === 'partial' ? 0 : C, resamples, C);
+  const passes = taskPasses(table, C);
+  const passScored = bootstrap(passes, C, resamples, seed);
+  const { rankFirst, topThree, wins } =
+    metric === 'design'
+      ? standings(designScored!, C, 0, resamples, C)
+      : metric === 'pass@1'
+        ? standings(passScored, C, 0, resamples, C)
+        : standings(scored, 2 * C, metric === 'partial' ? 0 : C, resamples, C);
   const estimate = (draws: Float64Array, means: Float64Array, K: number, j: number): Estimate => {
     const column = new Float64Array(resamples);
     for (let r = 0; r < resamples; r++) column[r] = draws[r * K + j];
@@ -87,12 +97,17 @@ export function rankSweeps(candidates: readonly RankCandidate[], options: RankOp
       errored: table.errored[c],
       partial: estimate(scored, table.means, 2 * C, c),
       fullPass: estimate(scored, table.means, 2 * C, C + c),
+      passAt1: estimate(passScored, passes.means, C, c),
+      tasksPassed: passes.passed[c],
       design: design ? estimate(designScored!, design.means, C, c) : null,
       rankFirst: rankFirst[c] / resamples,
       topThree: topThree[c] / resamples,
     } satisfies CandidateRank,
   }));
-  const key = (row: (typeof rows)[number]) => (metric === 'partial' ? row.rank.partial.mean : metric === 'full-pass' ? row.rank.fullPass.mean : row.rank.design!.mean);
+  const key = (row: (typeof rows)[number]) => {
+    const r = row.rank;
+    return metric === 'partial' ? r.partial.mean : metric === 'full-pass' ? r.fullPass.mean : metric === 'pass@1' ? r.passAt1.mean : r.design!.mean;
+  };
   rows.sort((a, b) => key(b) - key(a) || a.index - b.index);
   rows.forEach((row, i) => (row.rank.rank = i > 0 && key(rows[i - 1]) === key(row) ? rows[i - 1].rank.rank : i + 1));
   const designMeans = new Map(design?.tasks.map((task, k) => [task, design.taskMeans[k]]));
@@ -107,6 +122,7 @@ export function rankSweeps(candidates: readonly RankCandidate[], options: RankOp
       sessions: table.counts[k],
       partial: rows.map((row) => table.taskMeans[k][row.index]),
       fullPass: rows.map((row) => table.taskMeans[k][C + row.index]),
+      passed: rows.map((row) => passes.values[k * C + row.index] === 1),
       design: designMeans.has(task) ? rows.map((row) => designMeans.get(task)![row.index]) : null,
     })),
     unmatched: Object.fromEntries(candidates.map((c, i) => [c.name, table.unmatched[i]])),
@@ -114,7 +130,7 @@ export function rankSweeps(candidates: readonly RankCandidate[], options: RankOp
 }
 
 /** The resampled means of a table's K columns, per resample (K numbers each). */
-function bootstrap(table: MatchedTable, K: number, resamples: number, seed: number): Float64Array {
+function bootstrap(table: Pick<MatchedTable, 'values' | 'starts' | 'counts'>, K: number, resamples: number, seed: number): Float64Array {
   const draws = new Float64Array(resamples * K);
   const random = new Sfc32(0x9e3779b9 ^ seed, seed * 7919, 0x85ebca6b, 0xc2b2ae35 ^ (seed >>> 3));
   stratifiedBootstrap(table.values, K, table.starts, table.counts, resamples, random, draws, new Float64Array(K));
@@ -179,6 +195,25 @@ function matchSessions(candidates: readonly RankCandidate[], metrics: ((r: Sessi
   for (let j = 0; j < K; j++) means[j] /= tasks.length;
   const unmatched = byCandidate.map((map) => map.size - common.length);
   return { tasks, starts: Int32Array.from(starts), counts: Int32Array.from(counts), slots: common.length, values, taskMeans, means, errored, unmatched };
+}
+
+/**
+ * Per task and candidate, 1 when every matched session of the task passed (its full-pass mean is exactly 1:
+ * a sum of ones divided by their count), else 0; one stratum of all the tasks, so a bootstrap redraws tasks.
+ */
+function taskPasses(table: MatchedTable, C: number): { values: Float64Array; starts: Int32Array; counts: Int32Array; means: Float64Array; passed: number[] } {
+  const T = table.tasks.length;
+  const values = new Float64Array(T * C);
+  const passed = new Array<number>(C).fill(0);
+  for (let k = 0; k < T; k++) {
+    for (let c = 0; c < C; c++) {
+      const pass = table.taskMeans[k][C + c] === 1 ? 1 : 0;
+      values[k * C + c] = pass;
+      passed[c] += pass;
+    }
+  }
+  const means = Float64Array.from(passed, (n) => n / T);
+  return { values, starts: Int32Array.of(0), counts: Int32Array.of(T), means, passed };
 }
 
 /**

@@ -41,6 +41,11 @@ export interface SweepSummary {
   unexpected: number;
   /** Failed sessions that failed exactly what their (adversarial) app is expected to fail. */
   failedAsExpected: number;
+  /**
+   * Pass@1 as benchmarks define it: of the (task, app) pairs swept, how many passed every session (every
+   * scene, seed and hand). `xrsim rank --metric pass@1` gives it with an interval, across candidates.
+   */
+  passAt1: { passed: number; of: number };
   tasks: TaskSummary[];
   milestones: MilestoneSummary[];
 }
@@ -59,6 +64,8 @@ interface TaskCounts {
 /** Counts that grow with tasks and milestones only. */
 export class SweepTally {
   private readonly tasks = new Map<string, TaskCounts>();
+  /** Per (task, app): whether every session of it so far passed. As many as the matrix has pairs, not sessions. */
+  private readonly pairs = new Map<string, boolean>();
 
   /**
    * `taskOrder`: tasks in the order summaries list them (matrix order); others follow as they come.
@@ -75,6 +82,8 @@ export class SweepTally {
     const counts = this.countsOf(result.task);
     counts.sessions++;
     counts[result.status]++;
+    const pair = `${result.task}\u0000${result.app ?? ''}`;
+    this.pairs.set(pair, (this.pairs.get(pair) ?? true) && result.status === 'passed');
     if (!isAsExpected(result, this.expectationOf(result))) counts.unexpected++;
     else if (result.status === 'failed') counts.failedAsExpected++;
     counts.scoreSum += result.score;
@@ -98,7 +107,13 @@ export class SweepTally {
     const rows = [...this.tasks].filter(([, c]) => c.sessions > 0);
     const tasks = rows.map(([task, c]) => ({ task, sessions: c.sessions, passed: c.passed, failed: c.failed, errored: c.errored, unexpected: c.unexpected, passRate: c.passed / c.sessions, meanScore: c.scoreSum / c.sessions }));
     const milestones = rows.flatMap(([task, c]) => [...c.milestones].map(([milestone, m]) => ({ task, milestone, sessions: m.sessions, passed: m.passed, passRate: m.passed / m.sessions })));
-    return { out, sessions: this.sum('sessions'), passed: this.sum('passed'), failed: this.failed, errored: this.errored, unexpected: this.sum('unexpected'), failedAsExpected: this.sum('failedAsExpected'), tasks, milestones };
+    return { out, sessions: this.sum('sessions'), passed: this.sum('passed'), failed: this.failed, errored: this.errored, unexpected: this.sum('unexpected'), failedAsExpected: this.sum('failedAsExpected'), passAt1: this.passAt1(), tasks, milestones };
+  }
+
+  private passAt1(): { passed: number; of: number } {
+    let passed = 0;
+    for (const pass of this.pairs.values()) if (pass) passed++;
+    return { passed, of: this.pairs.size };
   }
 
   private countsOf(task: string): TaskCounts {

@@ -14,19 +14,21 @@ import { table } from '../format.js';
 export const rankCommand: Command = {
   name: 'rank',
   summary: 'rank sweep folders (one per candidate) with bootstrap confidence intervals and win probabilities',
-  help: `xrsim rank DIR DIR... [--names A,B,...] [--metric partial|full-pass|design] [--resamples N]
+  help: `xrsim rank DIR DIR... [--names A,B,...] [--metric partial|full-pass|pass@1|design] [--resamples N]
            [--seed S] [--html FILE] [--force] [--json]
 
 Each folder is one candidate's sweep (an agent's apps, a build). A candidate's score is the mean over tasks
 of its mean session score, under partial credit (fraction of milestones passed) and binary full pass, and
-its design score (1–5, the mean of the ten design heuristics) over the tasks with apps.
+its design score (1–5, the mean of the ten design heuristics) over the tasks with apps. Its Pass@1 is the
+share of tasks of which every session passed (every scene, seed and hand), as benchmarks report it, with an
+interval from resampling the tasks.
 Sessions are matched by task, scene, seed and hand; only those every candidate ran are scored, and an
 errored session scores 0 (and a design score of 1). The 95 % intervals, win probabilities and rank frequencies come from a seeded
 bootstrap that redraws each task's sessions, the same draws for every candidate.
 
   --names A,B,...  candidate names, in folder order (default: the folders' names, with parent folders
                    when they alone are alike)
-  --metric M       the metric that orders candidates: partial (default), full-pass or design
+  --metric M       the metric that orders candidates: partial (default), full-pass, pass@1 or design
                    (--by M says the same)
   --resamples N    bootstrap resamples, at least 10000 (default 10000)
   --seed S         resampling seed (default 1)
@@ -54,7 +56,7 @@ Exit codes: 0 ranked, 2 bad input.`,
     if (v.by !== undefined && v.metric !== undefined && v.by !== v.metric) throw new XrsimInputError(`--metric "${v.metric}" and --by "${v.by}" name two metrics`, { expected: 'one of them' });
     const metric = v.metric ?? v.by;
     const option = v.metric !== undefined ? '--metric' : '--by';
-    if (metric !== undefined && !Object.hasOwn(METRIC_NAMES, metric)) throw new XrsimInputError(`${option} must be partial, full-pass or design, got "${metric}"`);
+    if (metric !== undefined && !Object.hasOwn(METRIC_NAMES, metric)) throw new XrsimInputError(`${option} must be partial, full-pass, pass@1 or design, got "${metric}"`);
     checkReportOutputs({ html: v.html, force: values.force === true });
     const candidates = positionals.map((dir, i) => ({ name: names[i], results: readResults(dir) }));
     const ranking = rankSweeps(candidates, {
@@ -83,12 +85,12 @@ export function formatRanking(ranking: Ranking): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const est = (e: { mean: number; ci95: [number, number] }) => `${e.mean.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]`;
   const design = ranking.candidates.some((c) => c.design);
-  const rows = ranking.candidates.map((c) => [String(c.rank), c.name, est(c.partial), est(c.fullPass), ...(design ? [c.design ? est(c.design) : '–'] : []), pct(c.rankFirst), pct(c.topThree), `${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}`]);
+  const rows = ranking.candidates.map((c) => [String(c.rank), c.name, est(c.partial), est(c.fullPass), `${est(c.passAt1)} ${c.tasksPassed}/${ranking.tasks.length}`, ...(design ? [c.design ? est(c.design) : '–'] : []), pct(c.rankFirst), pct(c.topThree), `${c.sessions}${c.errored ? ` (${c.errored} errored)` : ''}`]);
   const names = ranking.candidates.map((c) => c.name);
   const wins = ranking.wins.map((row, i) => [names[i], ...row.map((w, j) => (i === j ? '–' : pct(w)))]);
   const unmatched = Object.entries(ranking.unmatched).filter(([, n]) => n > 0);
   return [
-    table([['rank', 'candidate', 'partial credit [95% CI]', 'full pass [95% CI]', ...(design ? ['design 1–5 [95% CI]'] : []), 'ranks first', 'top three', 'sessions'], ...rows], ''),
+    table([['rank', 'candidate', 'partial credit [95% CI]', 'full pass [95% CI]', 'Pass@1 [95% CI] tasks', ...(design ? ['design 1–5 [95% CI]'] : []), 'ranks first', 'top three', 'sessions'], ...rows], ''),
     `\nP(row beats column) by ${METRIC_NAMES[ranking.metric]}:\n`,
     table([['', ...names], ...wins], ''),
     unmatched.length ? `\nleft out (not run by every candidate): ${unmatched.map(([n, k]) => `${n} ${k}`).join(', ')}\n` : '',

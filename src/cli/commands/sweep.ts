@@ -177,4 +177,5 @@ function printSummary(s: SweepSummary): void {
   const asExpected = s.failedAsExpected > 0 ? ` (${s.failedAsExpected} as their app expects)` : '';
   const verdict = s.unexpected === 0 ? 'every session as expected' : `${s.unexpected} not as expected`;
   process.stdout.write(`${s.passed}/${s.sessions} sessions passed, ${s.failed} failed${asExpected}, ${s.errored} errored; ${verdict} · results in ${s.out}/results.jsonl\n`);
+  process.stdout.write(`Pass@1: ${s.passAt1.passed}/${s.passAt1.of} (task, app) pairs passed every session\n`);
 }
