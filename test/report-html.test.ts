@@ -81,8 +81,11 @@ describe.skipIf(SKIP_SYSTEM)('the HTML report in Chromium (system test)', () => 
     const candidates = await page.locator('table').first().innerText();
     expect(candidates).toMatch(/1\s+agent-a\s+1\.000 \[1\.000, 1\.000\]/);
     expect(candidates).toMatch(/2\s+agent-b\s+0\.750/);
-    expect(await page.locator('svg rect.bar').count()).toBe(4);
-    expect(await page.locator('table').nth(2).innerText()).toMatch(/xr\/one\s+4\s+1\.000 \/ 1\.000\s+0\.750 \/ 0\.500/);
+    // Partial credit, full pass and Pass@1 for each candidate: agent-a passes both tasks, agent-b neither.
+    expect(await page.locator('svg rect.bar').count()).toBe(6);
+    expect(candidates).toMatch(/2 of 2 tasks/);
+    expect(candidates).toMatch(/0 of 2 tasks/);
+    expect(await page.locator('table').nth(2).innerText()).toMatch(/xr\/one\s+4\s+1\.000 \/ 1\.000 ✓\s+0\.750 \/ 0\.500/);
     await page.close();
   });
 

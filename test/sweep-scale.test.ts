@@ -97,6 +97,8 @@ describe('determinism across workers and shards', () => {
     const r = xrsim('flaky', '--seeds', '1', '--runs', '2', '--out', tempDir(), '--json');
     expect(r.code).toBe(0);
     expect(r.json.flipRate).toBe(0);
+    expect(r.json.pairFlipRate).toBe(0);
+    expect(r.json.pairs).toBeGreaterThanOrEqual(15);
     expect(r.json.milestones).toEqual([]);
     expect(r.json.hashMismatches).toEqual([]);
     expect(r.json.candidates).toBeGreaterThanOrEqual(2 * 15 * 2);

@@ -5,7 +5,9 @@
  * - Perturbation mode runs it with R perturbation seeds (tremor, joint jitter, tracking and sensor noise,
  *   actor timing), keeping everything else (initial conditions, the app's random stream) fixed.
  * A candidate (one session of the matrix) flips on a milestone when its runs disagree on it; the flip rate
- * is the share of candidates that flip, in the GenXR-Bench sense.
+ * is the share of candidates that flip. The paper's flakiness is a level up: a (task, app) pair's verdict in a
+ * run is whether every session of it passed in that run (Pass@1's verdict), and `pairFlipRate` is the share
+ * of pairs whose verdict changes across runs.
  */
 import { XrsimInputError } from '../errors.js';
 import { loadTask } from '../task/load.js';
@@ -38,6 +40,9 @@ export interface FlakyReport {
   candidates: number;
   /** Share of candidates whose overall verdict differs across runs. */
   flipRate: number;
+  /** (task, app) pairs, and the share of them whose Pass@1 verdict (every session passed) differs across runs. */
+  pairs: number;
+  pairFlipRate: number;
   tasks: { task: string; candidates: number; flipped: number; flipRate: number }[];
   /** Milestones that flipped for at least one candidate, with one flipping candidate's runs. */
   milestones: (FlakyRow & { flipRate: number })[];
@@ -96,8 +101,14 @@ export function summariseFlaky(results: SessionResult[][], mode: FlakyReport['mo
   const byMilestone = new Map<string, FlakyReport['milestones'][number]>();
   let flippedCandidates = 0;
   const hashMismatches: string[] = [];
+  /** Per (task, app): per run, whether every session of the pair passed in that run. */
+  const pairVerdicts = new Map<string, boolean[]>();
   for (const runs of results) {
     const first = runs[0];
+    const pair = `${first.task}\u0000${first.app ?? ''}`;
+    const verdicts = pairVerdicts.get(pair) ?? runs.map(() => true);
+    runs.forEach((r, run) => (verdicts[run] &&= r.status === 'passed'));
+    pairVerdicts.set(pair, verdicts);
     const task = byTask.get(first.task) ?? { candidates: 0, flipped: 0 };
     task.candidates++;
     const verdictFlips = new Set(runs.map((r) => r.status)).size > 1;
@@ -125,6 +136,8 @@ export function summariseFlaky(results: SessionResult[][], mode: FlakyReport['mo
     runs: results[0]?.length ?? 0,
     candidates: results.length,
     flipRate: results.length ? flippedCandidates / results.length : 0,
+    pairs: pairVerdicts.size,
+    pairFlipRate: pairVerdicts.size ? [...pairVerdicts.values()].filter((v) => new Set(v).size > 1).length / pairVerdicts.size : 0,
     tasks: [...byTask].map(([task, t]) => ({ task, ...t, flipRate: t.flipped / t.candidates })),
     milestones,
     hashMismatches,

@@ -77,7 +77,7 @@ Exit codes: 0 nothing flipped, 1 some milestone flipped (or, in repeat mode, a h
         process.stdout.write(`flaky: ${m.task} › ${m.milestone}: ${m.flipped}/${m.candidates} candidates; e.g. ${m.example.map((e) => `run ${e.run} ${e.passed ? 'pass' : 'fail'} (metric ${e.metric ?? 'never'}, ticks ${e.ticks.join(', ') || '–'})`).join('; ')}\n`);
       }
       if (report.mode === 'repeat' && report.hashMismatches.length) process.stdout.write(`session hashes differ across runs: ${report.hashMismatches.join('; ')}\n`);
-      process.stdout.write(`${report.mode} mode, ${report.runs} runs: ${report.candidates} candidates, flip rate ${(report.flipRate * 100).toFixed(1)}% · ${join(out, 'flaky.json')}\n`);
+      process.stdout.write(`${report.mode} mode, ${report.runs} runs: ${report.candidates} candidates, flip rate ${(report.flipRate * 100).toFixed(1)}%; ${report.pairs} (task, app) pairs, Pass@1 verdicts flipped ${(report.pairFlipRate * 100).toFixed(1)}% · ${join(out, 'flaky.json')}\n`);
     }
     const hashProblem = report.mode === 'repeat' && report.hashMismatches.length > 0;
     return report.milestones.length > 0 || hashProblem ? ExitCode.failed : ExitCode.ok;
