@@ -12,6 +12,7 @@ import { EventType } from '../src/frame/events.js';
 import { readJsonPayload } from '../src/frame/json-record.js';
 import { replayStream } from '../src/replay/replay.js';
 import { referenceDecision } from '../src/actors/reference-agent.js';
+import { checkedAgent } from '../src/session/agents.js';
 import type { AgentRequest } from '../src/actors/agent-protocol.js';
 import { ROOT, tempDir, xrsim } from './helpers/cli.js';
 
@@ -21,10 +22,10 @@ const node = (script: string) => `"${process.execPath}" "${join(FIXTURES, script
 
 /** Runs a session and collects its agent decisions and actor failures. */
 async function runWithEvents(spec: SessionSpec) {
-  const session = await createSession(spec);
   const decisions: { tick: number; answer: unknown }[] = [];
   const failures: { step: string; reason: string }[] = [];
-  const result = await session.run({
+  // runSession: an errored session (the agent's failure) is a result, as every runner reports it.
+  const result = await runSession(spec, {
     onFrame(frame) {
       for (const e of decodeEvents(frame.events, frame.eventWords)) {
         if (e.type === EventType.AgentDecision) decisions.push({ tick: frame.tick, answer: readJsonPayload<{ answer: unknown }>(e.payload, 0).answer });
@@ -56,7 +57,14 @@ describe('the reference agent', () => {
     const { result, failures } = await runWithEvents({ task: TASK, app: join(FIXTURES, 'no-settings.mjs'), seed: 2 });
     expect(result.status).toBe('failed');
     expect(result.score).toBe(0);
-    expect(failures).toEqual([{ step: 'a.agent("press the settings button")', reason: expect.stringMatching(/the agent \(reference\) gave up: no tagged object is a "settings button" \(tags: .*help-button/) }]);
+    expect(result.actorFailures).toBe(1);
+    expect(result.firstActorFailure).toMatchObject({ step: 'a.agent("press the settings button")', reason: expect.stringMatching(/gave up/) });
+    // xrsim run says so, in its text and in --json.
+    const run = xrsim('run', '--task', TASK, '--app', join(FIXTURES, 'no-settings.mjs'), '--seed', '2');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/ {2}actor failures: 1 \(the first at tick \d+, in a\.agent\("press the settings button"\): decision \d+ .*gave up: no tagged object is a "settings button"/);
+    expect(xrsim('run', '--task', TASK, '--app', join(FIXTURES, 'no-settings.mjs'), '--seed', '2', '--json').json).toMatchObject({ actorFailures: 1, firstActorFailure: { reason: expect.stringMatching(/gave up/) } });
+    expect(failures).toEqual([{ step: 'a.agent("press the settings button")', reason: expect.stringMatching(/^decision \d+ \(step \d of a\.agent\("press the settings button"\)\): the agent \(reference\) gave up: no tagged object is a "settings button" \(tags: .*help-button/) }]);
   });
 
   it('reaches and pinches for "grab", and looks first only at what is off to the side', () => {
@@ -108,6 +116,25 @@ describe('recorded decisions', () => {
   }, 60_000);
 });
 
+describe('verify --agent compares actions', () => {
+  const request = { tick: 5, decision: 2, step: 1, instruction: 'press it' } as AgentRequest;
+  const fixed = (answer: unknown) => ({ name: 'fixed', decide: () => answer });
+
+  it('not the free text of their reasons', () => {
+    const live = checkedAgent(fixed({ verb: 'done', reason: 'the button lit up' }), fixed({ reason: 'pressed it', verb: 'done' }));
+    expect(live.decide(request)).toEqual({ verb: 'done', reason: 'the button lit up' });
+    const gaveUp = checkedAgent(fixed({ verb: 'fail', reason: 'not found' }), fixed({ verb: 'fail', reason: 'no such control' }));
+    expect(() => gaveUp.decide(request)).not.toThrow();
+  });
+
+  it('and another action, or done for fail, is a divergence naming the decision', () => {
+    const other = checkedAgent(fixed({ verb: 'poke', target: { tag: 'b' } }), fixed({ verb: 'poke', target: { tag: 'a' } }));
+    expect(() => other.decide(request)).toThrow(/agent decision 2 at tick 5 \(step 1 of "press it"\) differs/);
+    const done = checkedAgent(fixed({ verb: 'done', reason: 'x' }), fixed({ verb: 'fail', reason: 'x' }));
+    expect(() => done.decide(request)).toThrow(/differs/);
+  });
+});
+
 describe('agents that cannot answer, and answers that are not actions', () => {
   it('no agent configured: the session is errored with how to give one, never passed', async () => {
     const result = await runSession({ task: join(FIXTURES, 'without-agent.task.json'), seed: 1 });
@@ -116,11 +143,27 @@ describe('agents that cannot answer, and answers that are not actions', () => {
     expect(result.error?.message).toMatch(/asks an agent to "press the settings button", but no agent is configured: give one with --agent CMD/);
   });
 
-  it('a scripted agent answering a verb outside the vocabulary is an actor-failure naming the step and what was expected', async () => {
-    const { result, failures, decisions } = await runWithEvents({ task: TASK, seed: 1, agent: node('jumps.mjs'), agentDir: tempDir() });
-    expect(result.status).toBe('failed');
-    expect(decisions).toHaveLength(1);
-    expect(failures).toEqual([{ step: 'a.agent("press the settings button")', reason: expect.stringMatching(/decision 1 of the agent .* is not an action: "verb" must be one of reach, poke, pinch, release, lookAt, press, done, fail, got "jump"/) }]);
+  it('a scripted agent answering a verb outside the vocabulary errors the session (kind agent), never charged to the app', async () => {
+    const { result, failures } = await runWithEvents({ task: TASK, seed: 1, agent: node('jumps.mjs'), agentDir: tempDir() });
+    expect(result.status).toBe('errored');
+    expect(result.error).toMatchObject({
+      kind: 'agent',
+      message: expect.stringMatching(/^decision 0 \(step 1 of a\.agent\("press the settings button"\)\): the agent .* answered what is not an action: "verb" must be one of reach, poke, pinch, release, lookAt, press, done, fail, got "jump"/),
+    });
+    // No actor-failure is charged to the app: the session ended in the decision's tick.
+    expect(failures).toEqual([]);
+    // xrsim run says so, in its text and in --json.
+    const run = xrsim('run', '--task', TASK, '--agent', node('jumps.mjs'), '--json');
+    expect(run.code).toBe(1);
+    expect(run.json).toMatchObject({ status: 'errored', error: { kind: 'agent', message: expect.stringMatching(/decision 0 .* got "jump"/) } });
+  });
+
+  it('an answer naming a tag the request did not list is the agent\'s failure too', async () => {
+    const agent = `node -e "console.log(JSON.stringify({ verb: 'poke', target: { tag: 'no-such-role' } }))"`;
+    const { result, failures } = await runWithEvents({ task: TASK, seed: 1, agent, agentDir: tempDir() });
+    expect(result.status).toBe('errored');
+    expect(result.error).toMatchObject({ kind: 'agent', message: expect.stringMatching(/names the tag "no-such-role", which the request did not list \(its tags: .*settings-button/) });
+    expect(failures).toEqual([]);
   });
 
   it('an agent command that fails is errored, with its exit code; xrsim run exits 1 and says so', () => {

@@ -71,9 +71,9 @@ export interface AgentRequest {
 }
 
 /**
- * Decides one action per request. `decide` returns the agent's raw answer (any JSON value): the actor checks
- * it, so a malformed answer is an actor-failure, and records it as given. An agent that cannot answer at
- * all throws an {@link AgentUnavailableError}.
+ * Decides one action per request. `decide` returns the agent's raw answer (any JSON value): the actor records
+ * it as given and checks it, so a malformed answer ends the session `errored` ({@link AgentAnswerError}). An
+ * agent that cannot answer at all throws an {@link AgentUnavailableError}.
  */
 export interface AgentDecider {
   /** For messages: `reference`, `replay`, the command line. */
@@ -90,6 +90,18 @@ export class AgentUnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'AgentUnavailableError';
+  }
+}
+
+/**
+ * An agent answered with something that is not an action (malformed JSON, an unknown verb, a bad target) or
+ * with one it cannot mean (a tag the request did not list). That is the agent's failure, not the app's: the
+ * session is `errored` (kind `agent`), never charged to the app under test.
+ */
+export class AgentAnswerError extends AgentUnavailableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AgentAnswerError';
   }
 }
 

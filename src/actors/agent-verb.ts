@@ -2,14 +2,15 @@
  * `a.agent(instruction, { maxSteps, views })`: an adaptive actor step. At each decision step it asks the
  * session's agent (`ActorContext.agent`) for one action from the agent vocabulary, records the answer in the
  * frame (`EventType.AgentDecision`), runs the action to its end, and asks again, until the agent says `done`
- * (the step is done) or `fail`, answers with something that is not an action, or uses up `maxSteps` (the
- * step fails: an actor-failure). No agent at all is not a failure of the app: the session is `errored`.
+ * (the step is done) or `fail`, or uses up `maxSteps` (the step fails: an actor-failure, which the
+ * milestones judge). An answer that is not an action, or names a tag the request did not list, is the
+ * agent's failure, and so is no agent at all: the session is `errored` (kind `agent`), never the app's.
  */
 import { EventType } from '../frame/events.js';
 import type { Frame } from '../frame/frame.js';
 import { writeJsonRecord } from '../frame/json-record.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
-import { AGENT_VERBS, AgentUnavailableError, parseAgentAnswer, type AgentAction, type AgentHistoryEntry, type AgentRequest, type AgentTag, type AgentTarget } from './agent-protocol.js';
+import { AGENT_VERBS, AgentAnswerError, AgentUnavailableError, parseAgentAnswer, type AgentAction, type AgentHistoryEntry, type AgentRequest, type AgentTag, type AgentTarget } from './agent-protocol.js';
 import type { Action, ActorContext, ActionStatus } from './action.js';
 import { controllerVerbs } from './controller-verbs.js';
 import { handVerbs } from './hand-verbs.js';
@@ -48,10 +49,17 @@ export function agentStep(instruction: string, options: AgentOptions = {}): Acti
     const answer = ctx.agent.decide(request);
     ctx.agentDecisions++;
     recordDecision(ctx.frame, request, answer);
+    // Decisions are named by the request's `decision` (0, 1, ... in the session) everywhere, with the step.
+    const which = `decision ${request.decision} (step ${step} of ${label})`;
     const action = parseAgentAnswer(answer);
-    if ('error' in action) return { failed: `decision ${step} of the agent (${ctx.agent.name}) is not an action: ${action.error}` };
+    if ('error' in action) throw new AgentAnswerError(`${which}: the agent (${ctx.agent.name}) answered what is not an action: ${action.error}`);
+    const target = 'target' in action ? action.target : null;
+    const unknownTag = target && 'tag' in target && !request.tags.some((t) => t.role === target.tag) ? target.tag : null;
+    if (unknownTag !== null) {
+      throw new AgentAnswerError(`${which}: the agent (${ctx.agent.name}) names the tag "${unknownTag}", which the request did not list (its tags: ${request.tags.map((t) => t.role).join(', ') || 'none'})`);
+    }
     if (action.verb === 'done') return 'done';
-    if (action.verb === 'fail') return { failed: `the agent (${ctx.agent.name}) gave up: ${action.reason}` };
+    if (action.verb === 'fail') return { failed: `${which}: the agent (${ctx.agent.name}) gave up: ${action.reason}` };
     current = { action: agentAction(action), answer };
     current.action.start(ctx);
     return null;

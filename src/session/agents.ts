@@ -113,12 +113,20 @@ export function checkedAgent(live: AgentDecider, recording: AgentDecider): Agent
     decide(request: AgentRequest) {
       const recorded = recording.decide(request);
       const answer = live.decide(request);
-      if (canonical(answer) !== canonical(recorded)) {
+      // Actions are compared, not the free text of their reasons: an agent that says why in other words acts the same.
+      if (canonical(withoutReason(answer)) !== canonical(withoutReason(recorded))) {
         throw new AgentDivergenceError(request.tick, request.decision, `agent decision ${request.decision} at tick ${request.tick} (step ${request.step} of "${request.instruction}") differs: the recording has ${canonical(recorded)}, ${live.name} answered ${canonical(answer)}`);
       }
       return answer;
     },
   };
+}
+
+/** An answer without its `reason` (what `done` and `fail` may say): the action alone. */
+function withoutReason(answer: unknown): unknown {
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer) || !Object.hasOwn(answer, 'reason')) return answer;
+  const { reason: _reason, ...action } = answer as Record<string, unknown>;
+  return action;
 }
 
 /** JSON with sorted keys, so key order is no difference. */

@@ -54,6 +54,13 @@ export interface SessionResult {
   /** The first of them, or null: its tick, phase (`setup`, `frame`, `tag`) and message (at most 2,000 characters). */
   firstAppError: AppErrorSummary | null;
   /**
+   * Steps of the actor script that failed (`actor-failure` events: an unresolvable tag, a verb's bad
+   * argument, an agent that gave up or used up its decisions), when there were any, and the first of them.
+   * The milestones judge what they cost the app; these say why a session went as it did.
+   */
+  actorFailures?: number;
+  firstActorFailure?: { tick: number; step: string; reason: string };
+  /**
    * The app's design, rated 1–5 on ten XR design heuristics from the stream (sessions with an app; absent
    * without one, and for a session that errored before it ran). docs/TASKS.md, "Design score".
    */

@@ -292,6 +292,7 @@ export class Session {
       modelHash: this.model.hash,
       appErrors: this.app?.errors ?? 0,
       firstAppError: this.app?.firstError ?? null,
+      ...(this.actors?.failures.length ? { actorFailures: this.actors.failures.length, firstActorFailure: this.actors.failures[0] } : {}),
       ...(this.design ? { design: this.design.finish() } : {}),
       ...(error ? { error } : {}),
     };

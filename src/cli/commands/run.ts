@@ -57,10 +57,11 @@ export const runCommand: Command = {
                         "Agent actors"); its requests and views go next to --out, FILE.agent/, else
                         xrsim-out/agent/SESSION/
   --json                print one JSON object { task, scene, seed, hand, ticks, status, score, hash,
-                        milestones, stream, appErrors, firstAppError, design } as the last line
+                        milestones, stream, appErrors, firstAppError, design } as the last line, with
+                        actorFailures and firstActorFailure when a step of the actor script failed
 
 Exit codes: 0 all milestones passed, 1 some failed (or the run crashed, a visual milestone could not
-be judged, or an agent step had no agent), 2 bad input.`,
+be judged, or an agent step had no agent or a malformed answer), 2 bad input.`,
   options: {
     task: { type: 'string' },
     scene: { type: 'string' },
@@ -139,6 +140,10 @@ function printHuman(r: SessionResult): void {
   if (r.appErrors > 0 && r.firstAppError) {
     const { tick, phase, message } = r.firstAppError;
     process.stdout.write(`  app errors: ${r.appErrors} (the first at tick ${tick}, in ${phase}: ${oneLine(message)})\n`);
+  }
+  if (r.actorFailures && r.firstActorFailure) {
+    const { tick, step, reason } = r.firstActorFailure;
+    process.stdout.write(`  actor failures: ${r.actorFailures} (the first at tick ${tick}, in ${step}: ${oneLine(reason)})\n`);
   }
   process.stdout.write(formatMilestones(r.milestones));
   process.stdout.write(formatDesign(r.design));
