@@ -32,6 +32,11 @@ export interface SessionResult {
   task: string;
   /** The app under test (a name from the task's apps, or a module path), or null for a task without apps. */
   app: string | null;
+  /**
+   * The SHA-256 of the app's files (a module and the helpers it imports, or a page directory's files): which
+   * version of a candidate a result judged. Absent without an app and for a session errored before it loaded one.
+   */
+  appSha256?: string;
   scene: string;
   seed: number;
   hand: Handedness;

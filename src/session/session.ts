@@ -280,6 +280,7 @@ export class Session {
     const result: SessionResult = {
       task: this.model.taskId,
       app: this.model.sources.programs?.app?.name ?? null,
+      ...(this.model.sources.programs?.app ? { appSha256: this.model.sources.programs.app.sha256 } : {}),
       scene: this.model.sceneId,
       seed: this.seed,
       hand: this.dominantHand,

@@ -9,6 +9,7 @@ import { contentHash } from '../model/canonical.js';
 import { listSceneIds } from '../scene/load.js';
 import type { Handedness, SessionSpec } from '../session/spec.js';
 import { loadTask } from '../task/load.js';
+import { expandCandidates, isCandidateChoice, splitAppChoices } from './candidates.js';
 import { expectedFailures, type AppEntries } from './expectations.js';
 import { isBrowserAppEntry, type AppEntrySpec } from '../task/types.js';
 import { matchTasks } from './task-globs.js';
@@ -32,7 +33,8 @@ export interface SweepOptions {
   /**
    * Apps of tasks that have them: `reference` (default), `all`, `process` (in-process apps), `browser`
    * (browser apps), one app's name (tasks without an app of that name are left out), or a comma list of
-   * these. Tasks without apps run once under `reference`, `all` or `process`.
+   * these. Tasks without apps run once under `reference`, `all` or `process`. Candidate apps by path, glob
+   * or loopback URL (`./candidates/*\/`, `page.html`, `app.mjs`; `sweep/candidates.ts`) run under every task.
    */
   apps?: 'reference' | 'all' | 'process' | 'browser' | string;
   /** Run only shard `index` (1-based) of `count`: every count-th session of the expanded matrix. */
@@ -163,11 +165,14 @@ export function planMatrix(options: SweepOptions = {}): MatrixPlan {
     }
   }
   const appChoice = options.apps ?? 'reference';
+  const choices = splitAppChoices(appChoice);
+  const candidates = [...new Set(choices.filter(isCandidateChoice).flatMap((c) => expandCandidates(c)))];
+  const named = choices.filter((c) => !isCandidateChoice(c)).join(',');
   const plans: TaskPlan[] = [];
   for (const task of tasks) {
     const spec = loadTask(task).spec;
     const scenes = options.scenes === 'all' ? library : Array.isArray(options.scenes) ? options.scenes : (spec.scenes ?? [spec.scene]);
-    const apps = appsOf(spec.apps, appChoice);
+    const apps = [...(named ? appsOf(spec.apps, named) : []), ...candidates];
     if (apps.length > 0) plans.push({ task, id: spec.id, apps, scenes, entries: spec.apps });
   }
   if (plans.length === 0) throw new XrsimInputError(`no task has an app named "${appChoice}"`, { expected: '--apps reference, all, process, browser, the name of an app some task has (see xrsim list tasks), or a comma list' });

@@ -21,6 +21,18 @@ export interface TaskSummary {
   meanScore: number;
 }
 
+/** Per-app summary: a candidate's share of the sweep (apps are named as results name them: a task's app, or a path). */
+export interface AppSummary {
+  /** The app's name or path; null for sessions of tasks without apps. */
+  app: string | null;
+  sessions: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  /** Pass@1: of the tasks this app ran, how many passed every session. */
+  passAt1: { passed: number; of: number };
+}
+
 /** Per-milestone summary over the sessions that scored it (errored sessions score none). */
 export interface MilestoneSummary {
   task: string;
@@ -47,6 +59,8 @@ export interface SweepSummary {
    */
   passAt1: { passed: number; of: number };
   tasks: TaskSummary[];
+  /** Per app (candidate), sorted by name or path. */
+  apps: AppSummary[];
   milestones: MilestoneSummary[];
 }
 
@@ -65,7 +79,8 @@ interface TaskCounts {
 export class SweepTally {
   private readonly tasks = new Map<string, TaskCounts>();
   /** Per (task, app): whether every session of it so far passed. As many as the matrix has pairs, not sessions. */
-  private readonly pairs = new Map<string, boolean>();
+  private readonly pairs = new Map<string, { app: string | null; passed: boolean }>();
+  private readonly apps = new Map<string | null, { sessions: number; passed: number; failed: number; errored: number }>();
 
   /**
    * `taskOrder`: tasks in the order summaries list them (matrix order); others follow as they come.
@@ -83,7 +98,11 @@ export class SweepTally {
     counts.sessions++;
     counts[result.status]++;
     const pair = `${result.task}\u0000${result.app ?? ''}`;
-    this.pairs.set(pair, (this.pairs.get(pair) ?? true) && result.status === 'passed');
+    this.pairs.set(pair, { app: result.app, passed: (this.pairs.get(pair)?.passed ?? true) && result.status === 'passed' });
+    const app = this.apps.get(result.app) ?? { sessions: 0, passed: 0, failed: 0, errored: 0 };
+    app.sessions++;
+    app[result.status]++;
+    this.apps.set(result.app, app);
     if (!isAsExpected(result, this.expectationOf(result))) counts.unexpected++;
     else if (result.status === 'failed') counts.failedAsExpected++;
     counts.scoreSum += result.score;
@@ -107,13 +126,26 @@ export class SweepTally {
     const rows = [...this.tasks].filter(([, c]) => c.sessions > 0);
     const tasks = rows.map(([task, c]) => ({ task, sessions: c.sessions, passed: c.passed, failed: c.failed, errored: c.errored, unexpected: c.unexpected, passRate: c.passed / c.sessions, meanScore: c.scoreSum / c.sessions }));
     const milestones = rows.flatMap(([task, c]) => [...c.milestones].map(([milestone, m]) => ({ task, milestone, sessions: m.sessions, passed: m.passed, passRate: m.passed / m.sessions })));
-    return { out, sessions: this.sum('sessions'), passed: this.sum('passed'), failed: this.failed, errored: this.errored, unexpected: this.sum('unexpected'), failedAsExpected: this.sum('failedAsExpected'), passAt1: this.passAt1(), tasks, milestones };
+    return { out, sessions: this.sum('sessions'), passed: this.sum('passed'), failed: this.failed, errored: this.errored, unexpected: this.sum('unexpected'), failedAsExpected: this.sum('failedAsExpected'), passAt1: this.passAt1(), tasks, apps: this.appSummaries(), milestones };
   }
 
-  private passAt1(): { passed: number; of: number } {
+  /** Per app, sorted by name (results come in completion order; the summary must not depend on it). */
+  private appSummaries(): AppSummary[] {
+    const order = (a: string | null) => a ?? '';
+    const apps = [...this.apps].sort(([a], [b]) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    return apps.map(([app, c]) => ({ app, ...c, passAt1: this.passAt1(app) }));
+  }
+
+  /** Pass@1 over every (task, app) pair, or over one app's pairs. */
+  private passAt1(app?: string | null): { passed: number; of: number } {
     let passed = 0;
-    for (const pass of this.pairs.values()) if (pass) passed++;
-    return { passed, of: this.pairs.size };
+    let of = 0;
+    for (const pair of this.pairs.values()) {
+      if (app !== undefined && pair.app !== app) continue;
+      of++;
+      if (pair.passed) passed++;
+    }
+    return { passed, of };
   }
 
   private countsOf(task: string): TaskCounts {

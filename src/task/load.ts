@@ -151,10 +151,11 @@ function checkTaskReference(field: ReferenceField, kinds: Map<string, 'fixture' 
 
 /**
  * An app list needs a reference app; expected failures must name milestones of the task, and an app expected
- * to fail names its failure category.
+ * to fail names its failure category. An empty list (`"apps": {}`) is a task meant for candidate apps given
+ * by path: its validators are the test, and it needs no reference.
  */
 function checkApps(task: TaskSpec, milestones: Set<string>, file: string): void {
-  if (!task.apps) return;
+  if (!task.apps || Object.keys(task.apps).length === 0) return;
   if (!task.apps[DEFAULT_APP]) {
     throw new XrsimInputError(`the task lists apps but no "${DEFAULT_APP}" app`, { file, jsonPath: '$.apps', expected: `a "${DEFAULT_APP}" app that passes every milestone` });
   }

@@ -44,6 +44,13 @@ export function programPaths(task: TaskSpec, taskFile: string, app: string | und
   const base = taskFile.startsWith('<') ? process.cwd() : dirname(taskFile);
   const paths: ProgramPaths = {};
   if (task.actors) paths.actors = { path: resolve(base, task.actors), file: taskFile, jsonPath: '$.actors' };
+  if (app === undefined && task.apps && Object.keys(task.apps).length === 0) {
+    throw new XrsimInputError(`task "${task.id}" is for candidate apps (its "apps" is empty): name the app to test`, {
+      file: '<session spec>',
+      jsonPath: '$.app',
+      expected: 'an app: a module (.mjs), a page directory, an .html page or a loopback URL (run --app, sweep --apps)',
+    });
+  }
   const name = app ?? (task.apps ? DEFAULT_APP : undefined);
   if (name !== undefined) {
     const entry = ownEntry(task.apps, name);

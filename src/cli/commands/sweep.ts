@@ -30,7 +30,10 @@ export const sweepCommand: Command = {
   --apps A            reference (default), all (every app of each task, browser apps included),
                       process (every in-process app), browser (every browser app), an app's name, or
                       a comma list: 'reference,web-reference' runs the reference apps in process and
-                      in Chromium (browser apps run on the same workers, one warm Chromium each)
+                      in Chromium (browser apps run on the same workers, one warm Chromium each).
+                      Candidate apps by path, run under every task: page directories, .html pages,
+                      modules, loopback URLs and globs of them ('candidates/*/', 'gen/{a,b}.mjs');
+                      a task with "apps": {} is meant for them and needs no reference app
   --seeds 1..N|LIST   seeds as a range (never listed in memory: 1..1000000 is fine) or a comma list
                       (default 1..3)
   --hands H           both (default), right or left
@@ -174,6 +177,11 @@ function printSummary(s: SweepSummary): void {
     ...s.tasks.map((t) => [t.task, String(t.sessions), `${(t.passRate * 100).toFixed(0)}%`, t.meanScore.toFixed(3), String(t.failed), String(t.errored)]),
   ];
   process.stdout.write(table(rows, ''));
+  // Candidates side by side when the sweep ran more than one app.
+  if (s.apps.length > 1) {
+    const byApp = [['app', 'sessions', 'passed', 'failed', 'errored', 'Pass@1 (tasks)'], ...s.apps.map((a) => [a.app ?? '(no app)', String(a.sessions), String(a.passed), String(a.failed), String(a.errored), `${a.passAt1.passed}/${a.passAt1.of}`])];
+    process.stdout.write(`\n${table(byApp, '')}`);
+  }
   const asExpected = s.failedAsExpected > 0 ? ` (${s.failedAsExpected} as their app expects)` : '';
   const verdict = s.unexpected === 0 ? 'every session as expected' : `${s.unexpected} not as expected`;
   process.stdout.write(`${s.passed}/${s.sessions} sessions passed, ${s.failed} failed${asExpected}, ${s.errored} errored; ${verdict} · results in ${s.out}/results.jsonl\n`);

@@ -1,0 +1,76 @@
+/**
+ * Candidate apps given by path (issue 37, item 1): a task meant for generated apps lists none of its own
+ * (`"apps": {}`, no reference), `--apps` takes paths and globs, each result carries the candidate's path and
+ * content digest, and the sweep's summary is per candidate too.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandCandidates, isCandidateChoice, splitAppChoices } from '../src/sweep/candidates.js';
+import { loadTask } from '../src/task/load.js';
+import { readResultLines, ROOT, tempDir, xrsim } from './helpers/cli.js';
+
+const APPS = join(ROOT, 'tasks/xr/poke-button/apps');
+
+/** poke-button's spec, actors and validators, written as a task for candidates: no apps of its own. */
+function candidateTask(): string {
+  const { spec } = loadTask('xr/poke-button');
+  const file = join(tempDir(), 'task.json');
+  writeFileSync(file, JSON.stringify({ ...spec, id: 'bench/poke-button', actors: join(ROOT, 'tasks/xr/poke-button', spec.actors!), apps: {} }));
+  return file;
+}
+
+describe('--apps by path and glob', () => {
+  it('tells paths, globs and URLs from app names', () => {
+    for (const name of ['reference', 'all', 'process', 'browser', 'counts-frames', 'web-reference']) expect(isCandidateChoice(name), name).toBe(false);
+    for (const path of ['./app.mjs', 'candidates/*/', '/abs/page.html', 'http://127.0.0.1:8080/', 'app.mjs']) expect(isCandidateChoice(path), path).toBe(true);
+  });
+
+  it('splits a comma list, keeping the commas of braces in their glob', () => {
+    expect(splitAppChoices('reference, ./a/{x,y}.mjs,web-reference')).toEqual(['reference', './a/{x,y}.mjs', 'web-reference']);
+  });
+
+  it('expands a glob in sorted order, folders only with a trailing slash, and refuses one that matches nothing', () => {
+    expect(expandCandidates('{reference,counts-frames}.mjs', APPS)).toEqual([join(APPS, 'counts-frames.mjs'), join(APPS, 'reference.mjs')]);
+    expect(expandCandidates('*.mjs', APPS)).toHaveLength(5);
+    const web = join(ROOT, 'tasks/xr/poke-button');
+    expect(expandCandidates('*/', web)).toEqual([join(web, 'apps'), join(web, 'web')]);
+    expect(() => expandCandidates('*.html', APPS)).toThrow(/--apps \*\.html matches no app/);
+    expect(() => expandCandidates('./missing.mjs', APPS)).toThrow(/no candidate app at \.\/missing\.mjs/);
+    expect(expandCandidates('http://127.0.0.1:9/x.html')).toEqual(['http://127.0.0.1:9/x.html']);
+  });
+});
+
+describe('a task for candidate apps', () => {
+  it('needs no reference app, and run without an app is bad input saying what to give', () => {
+    const task = candidateTask();
+    expect(loadTask(task).spec.apps).toEqual({});
+    const r = xrsim('run', '--task', task);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/task "bench\/poke-button" is for candidate apps \(its "apps" is empty\): name the app to test/);
+  });
+
+  it('sweeps every candidate a glob names; results carry its path and digest; the summary is per candidate', () => {
+    const task = candidateTask();
+    const out = join(tempDir(), 'out');
+    const r = xrsim('sweep', task, '--apps', join(APPS, '{reference,counts-frames}.mjs'), '--seeds', '1', '--hands', 'both', '--scenes', 'office', '--out', out, '--json');
+    // counts-frames is a candidate like any other here: nothing expects it to fail.
+    expect(r.code, r.stderr).toBe(1);
+    const reference = join(APPS, 'reference.mjs');
+    const countsFrames = join(APPS, 'counts-frames.mjs');
+    expect(r.json.apps).toEqual([
+      { app: countsFrames, sessions: 2, passed: 0, failed: 2, errored: 0, passAt1: { passed: 0, of: 1 } },
+      { app: reference, sessions: 2, passed: 2, failed: 0, errored: 0, passAt1: { passed: 1, of: 1 } },
+    ]);
+    expect(r.json).toMatchObject({ sessions: 4, unexpected: 2, passAt1: { passed: 1, of: 2 } });
+    const lines = readResultLines(out);
+    expect(new Set(lines.map((l) => l.app))).toEqual(new Set([reference, countsFrames]));
+    for (const line of lines) expect(line.appSha256).toMatch(/^[0-9a-f]{64}$/);
+    const digests = new Map(lines.map((l) => [l.app, l.appSha256]));
+    expect(digests.get(reference)).not.toBe(digests.get(countsFrames));
+    // The text summary puts the candidates side by side.
+    const text = xrsim('sweep', task, '--apps', join(APPS, '{reference,counts-frames}.mjs'), '--seeds', '1', '--hands', 'both', '--scenes', 'office', '--out', out);
+    expect(text.stdout).toMatch(/reference\.mjs\s+2\s+2\s+0\s+0\s+1\/1/);
+    expect(text.stdout).toMatch(/counts-frames\.mjs\s+2\s+0\s+2\s+0\s+0\/1/);
+  });
+});
