@@ -12,6 +12,13 @@
  *   expect(result).toPassMilestone('menu-on-palm');
  *   expect(result).toPassAllMilestones();
  * });
+ *
+ * xrTest('every ball spawns at the fingertips', async ({ xr }) => {
+ *   const s = await xr.open({ task: 'xr/pinch-spawn-ball', seed: 1 });
+ *   await s.advance(2);
+ *   for (const e of s.events('app:ball-spawned')) expect(e.tick).toBeGreaterThan(0);
+ *   expect(s.tags().ball).not.toBeNull();
+ * });
  * ```
  */
 import { expect, test } from 'vitest';
@@ -20,11 +27,19 @@ import type { SessionResult } from '../session/result.js';
 import { runSession } from '../session/run.js';
 import { runSessionIsolated } from '../session/isolated.js';
 import type { SessionSpec } from '../session/spec.js';
+import { XrSessionHandle } from './session-handle.js';
+
+export { XrSessionHandle, type SessionEvent, type TagPoseNow } from './session-handle.js';
 
 /** What the `xr` fixture gives a test. */
 export interface XrFixture {
   /** Runs a session in this thread (never throws for the session's own problems: see `status`). */
   run(spec: SessionSpec, hooks?: RunHooks): Promise<SessionResult>;
+  /**
+   * Opens a session to step a part at a time, reading its tags, joints and events frame by frame (closed
+   * when the test ends). Throws for bad input, as `createSession` does.
+   */
+  open(spec: SessionSpec): Promise<XrSessionHandle>;
   /** Runs a session in a worker process of its own, with a wall-clock limit (for apps that might hang, or that change globals). */
   runIsolated(spec: SessionSpec, options?: { timeLimitSeconds?: number }): Promise<SessionResult>;
 }
@@ -33,7 +48,17 @@ export interface XrFixture {
 export const xrTest = test.extend<{ xr: XrFixture }>({
   // eslint-disable-next-line no-empty-pattern
   xr: async ({}, use) => {
-    await use({ run: runSession, runIsolated: runSessionIsolated });
+    const opened: XrSessionHandle[] = [];
+    const open = async (spec: SessionSpec) => {
+      const handle = await XrSessionHandle.open(spec);
+      opened.push(handle);
+      return handle;
+    };
+    try {
+      await use({ run: runSession, runIsolated: runSessionIsolated, open });
+    } finally {
+      for (const handle of opened) await handle.close();
+    }
   },
 });
 
