@@ -74,7 +74,8 @@ export interface ValidatorSpecBase {
 /**
  * A moment (`at`) is a time in seconds or an event name: `app:<name>` (the app's `ctx.emit`),
  * `input:<selectstart|selectend|squeezestart|squeezeend>:<dominant|other|left|right>`, `app-error` or
- * `actor-failure`; it is that event's first occurrence. `visual` validators also take
+ * `actor-failure`; it is that event's first occurrence (a check with `occurrence` may measure each one,
+ * the Nth or the last). `visual` validators also take
  * `milestone:<id>[:last]`: the earliest (latest) evidence tick of that milestone, once it passed.
  * Windows are `[from, to]` seconds.
  */

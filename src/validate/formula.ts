@@ -41,6 +41,14 @@ export const schema = {
   object: { $ref: '#/definitions/objectReference' },
   /** Seconds, or an event name (its first occurrence). */
   moment: { $ref: '#/definitions/moment' },
+  /**
+   * Which occurrences of an event moment a check measures: `first` (default), `each` (every one: the worst
+   * counts, and none at all fails), `last`, or the Nth (1, 2, ...). A time moment happens once.
+   */
+  occurrence: {
+    oneOf: [{ enum: ['first', 'each', 'last'] }, { type: 'integer', minimum: 1 }],
+    description: 'Which occurrences of the `at` event are measured: `first` (default), `each` (every one; the worst counts, and none at all fails), `last`, or the Nth (1, 2, ...).',
+  },
   /** `[from, to]` seconds. */
   window: { $ref: '#/definitions/window' },
   /** `atMost`, `atLeast` or `exactly`. */

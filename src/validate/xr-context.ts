@@ -63,6 +63,26 @@ export function momentWatcher(ctx: ValidatorContext, at: Moment): (frame: FrameV
   };
 }
 
+/** Which occurrences of an event moment a check measures (`schema.occurrence`). */
+export type Occurrence = 'first' | 'each' | 'last' | number;
+
+/**
+ * Signals every frame of a moment that `occurrence` chooses to measure: the first (default), each one,
+ * each one too for `last` (the caller keeps the latest), or only the Nth. Several events of the moment in
+ * one frame are one occurrence. A time moment happens once, whatever `occurrence` says.
+ */
+export function occurrenceWatcher(ctx: ValidatorContext, at: Moment, occurrence: Occurrence = 'first'): (frame: FrameView) => boolean {
+  if (typeof at === 'number' || occurrence === 'first') return momentWatcher(ctx, at);
+  if (milestoneMoment(at)) return () => false;
+  const resolved = eventName(ctx, at);
+  let seen = 0;
+  return () => {
+    if (!hasEvent(ctx, resolved)) return false;
+    seen++;
+    return typeof occurrence === 'number' ? seen === occurrence : true;
+  };
+}
+
 /**
  * Distance between two world points over the task-frame axes `axes`: Euclidean, or with `norm: 'max'` the
  * largest offset along any of them (a point is within d of a centre when it is inside the box of half-size d).
@@ -88,9 +108,15 @@ export function pointOrSubject(ctx: ValidatorContext, ref: string | Vec3): Subje
   return () => ({ position, rotation: null });
 }
 
+/** Evidence ticks a check with `occurrence: each` keeps (the worst occurrence's tick is always first). */
+const MAX_EVIDENCE_TICKS = 64;
+
 /**
- * A validator whose metric is measured once, at a moment: `measure(frame)` gives it, or null when it
- * cannot be measured then (a subject absent). The moment's tick is the evidence.
+ * A validator whose metric is measured at a moment: `measure(frame)` gives it, or null when it cannot be
+ * measured then (a subject absent, which fails). With `occurrence` (`schema.occurrence`) it is measured at
+ * the first occurrence (default), the Nth, the last, or each: then the worst counts (the largest for
+ * `atMost`, the smallest for `atLeast`, the farthest from the first threshold for `exactly`), and a moment
+ * that never comes fails, as for one occurrence. The measured ticks are the evidence, the worst first.
  */
 export function momentValidator(
   formula: string,
@@ -99,20 +125,31 @@ export function momentValidator(
   milestones: readonly MilestoneSpec[],
   pass: Comparison,
   measure: (frame: FrameView) => number | null,
+  occurrence: Occurrence = 'first',
 ): Validator {
-  const moment = momentWatcher(ctx, at);
+  const moment = occurrenceWatcher(ctx, at, occurrence);
+  const target = milestones[0]?.threshold ?? 0;
+  const badness = (m: number) => (pass === 'atMost' ? m : pass === 'atLeast' ? -m : Math.abs(m - target));
   let metric = Infinity;
-  let tick = -1;
+  let measured = false;
+  const ticks: number[] = [];
   let last: FrameView | null = null;
   return {
     observe(frame) {
       last = frame;
       if (!moment(frame)) return;
-      tick = frame.tick;
-      metric = measure(frame) ?? Infinity;
+      const value = measure(frame) ?? Infinity;
+      const worse = !measured || occurrence !== 'each' || !Number.isFinite(value) || (Number.isFinite(metric) && badness(value) > badness(metric));
+      if (occurrence !== 'each') ticks.length = 0;
+      if (worse) {
+        metric = value;
+        ticks.unshift(frame.tick);
+      } else if (ticks.length < MAX_EVIDENCE_TICKS) ticks.push(frame.tick);
+      if (ticks.length > MAX_EVIDENCE_TICKS) ticks.length = MAX_EVIDENCE_TICKS;
+      measured = true;
     },
     finish() {
-      return scoreMilestones(formula, milestones, metric, pass, tick >= 0 ? [tick] : []);
+      return scoreMilestones(formula, milestones, metric, pass, ticks);
     },
     trace: () => (last ? measure(last) : null),
   };

@@ -77,6 +77,7 @@ export const distanceAt = defineFormula({
     a: schema.subject,
     b: { oneOf: [schema.subject, schema.vec3] },
     at: schema.moment,
+    occurrence: schema.occurrence,
     pass: schema.pass,
     axes: schema.axes,
     norm: {
@@ -239,7 +240,7 @@ export function distanceAtValidator(spec: DistanceAtValidatorSpec, ctx: Validato
     const pa = a(frame);
     const pb = b(frame);
     return pa && pb ? axesDistance(ctx, pa.position, pb.position, spec.axes, spec.norm) : null;
-  });
+  }, spec.occurrence);
 }
 
 /** `speed`: a subject's speed over `afterSeconds` following a moment. */

@@ -21,6 +21,7 @@ export const comfort = defineFormula({
   options: {
     subject: schema.subject,
     at: schema.moment,
+    occurrence: schema.occurrence,
     measure: { enum: ['head-distance', 'shoulder-distance', 'gaze-angle'] },
     pass: schema.pass,
   },
@@ -93,7 +94,7 @@ export function comfortValidator(spec: ComfortValidatorSpec, ctx: ValidatorConte
     const yaw = Math.atan2(-axes.forward[0], -axes.forward[2]);
     yawFrameToWorldInto(head, yaw, side * shoulderOffset[0], shoulderOffset[1], shoulderOffset[2], shoulder, 0);
     return Math.hypot(...sub(p.position, shoulder));
-  });
+  }, spec.occurrence);
 }
 
 /** Whether a point is in the head's view (within half the field of view of its forward axis) and unoccluded. */
