@@ -10,6 +10,7 @@ import type { FrameView } from '../frame/frame.js';
 import { readJsonPayload } from '../frame/json-record.js';
 import { readAudioRecord, type AudioPosition, type AudioStartRecord, type AudioStopRecord, type AudioUpdateRecord } from '../frame/audio-events.js';
 import type { Quat, Vec3 } from '../geometry/types.js';
+import { TagTriggers } from './tag-triggers.js';
 
 /** A tag's state in the current frame. */
 export interface TagState {
@@ -42,7 +43,8 @@ export interface NamedEvent {
   /**
    * `app:<name>` for app events, `input:<selectstart|...>:<left|right>`, `app-error`, `actor-failure`,
    * `audio:start` (data: `AudioStartRecord`), `audio:update` (`AudioUpdateRecord`), `audio:stop` (`{ voice, sound }`),
-   * `target-unreachable` (data: {@link UnreachableData}), or a kernel event name.
+   * `target-unreachable` (data: {@link UnreachableData}), `tag:<role>:appears|disappears|starts-moving|stops-moving`
+   * (`tag-triggers.ts`), or a kernel event name.
    */
   name: string;
   data?: unknown;
@@ -77,6 +79,8 @@ export class FrameState {
   readonly events: NamedEvent[] = [];
   /** The voices playing at the end of this frame, by voice number (a stopped one is removed). */
   readonly voices = new Map<number, VoiceState>();
+  /** Tag state changes (appears, starts moving, ...) as this frame's events (`tag-triggers.ts`). */
+  private readonly triggers = new TagTriggers();
 
   /** Decodes `frame`'s records. Call once per frame before the validators observe it. */
   observe(frame: FrameView): void {
@@ -147,6 +151,7 @@ export class FrameState {
         }
       }
     }
+    this.triggers.update(this.tagList, frame.time, this.events);
   }
 
   /** A TargetUnreachable payload at word `o`. */
