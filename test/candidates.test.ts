@@ -72,5 +72,20 @@ describe('a task for candidate apps', () => {
     const text = xrsim('sweep', task, '--apps', join(APPS, '{reference,counts-frames}.mjs'), '--seeds', '1', '--hands', 'both', '--scenes', 'office', '--out', out);
     expect(text.stdout).toMatch(/reference\.mjs\s+2\s+2\s+0\s+0\s+1\/1/);
     expect(text.stdout).toMatch(/counts-frames\.mjs\s+2\s+0\s+2\s+0\s+0\/1/);
+    // One sweep of several candidates ranks them, by Pass@1 here.
+    const ranked = xrsim('rank', out, '--metric', 'pass@1', '--json');
+    expect(ranked.code, ranked.stderr).toBe(0);
+    expect(ranked.json.candidates.map((c: { name: string; tasksPassed: number }) => [c.name, c.tasksPassed])).toEqual([
+      ['reference.mjs', 1],
+      ['counts-frames.mjs', 0],
+    ]);
+  });
+
+  it('rank refuses one sweep folder of a single app', () => {
+    const out = join(tempDir(), 'one');
+    expect(xrsim('sweep', 'physics/stack-settle', '--seeds', '1', '--hands', 'right', '--scenes', 'office', '--out', out).code).toBe(0);
+    const r = xrsim('rank', out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds the sweep of one app: ranking needs two or more candidates/);
   });
 });

@@ -7,6 +7,7 @@ import { checkReportOutputs, writeReports } from '../../report/write.js';
 import { rankSweeps, type Ranking, type RankMetric } from '../../sweep/rank.js';
 import { METRIC_NAMES } from '../../report/rank-section.js';
 import { readResults } from '../../sweep/results.js';
+import type { SessionResult } from '../../session/result.js';
 import { parseNumberArg, parseSeedArg, printJson, type Command } from '../command.js';
 import { table } from '../format.js';
 
@@ -16,8 +17,10 @@ export const rankCommand: Command = {
   summary: 'rank sweep folders (one per candidate) with bootstrap confidence intervals and win probabilities',
   help: `xrsim rank DIR DIR... [--names A,B,...] [--metric partial|full-pass|pass@1|design] [--resamples N]
            [--seed S] [--html FILE] [--force] [--json]
+       xrsim rank DIR [...]     (one sweep of several apps: each app is a candidate)
 
-Each folder is one candidate's sweep (an agent's apps, a build). A candidate's score is the mean over tasks
+Each folder is one candidate's sweep (an agent's apps, a build); one folder whose sweep ran several apps
+(sweep --apps 'candidates/*/') ranks those apps. A candidate's score is the mean over tasks
 of its mean session score, under partial credit (fraction of milestones passed) and binary full pass, and
 its design score (1–5, the mean of the ten design heuristics) over the tasks with apps. Its Pass@1 is the
 share of tasks of which every session passed (every scene, seed and hand), as benchmarks report it, with an
@@ -48,17 +51,18 @@ Exit codes: 0 ranked, 2 bad input.`,
   positionals: true,
   async run({ values, positionals, json }) {
     const v = values as Record<string, string | undefined>;
-    if (positionals.length < 2) throw new XrsimInputError(`expected two or more sweep folders, got ${positionals.length}`, { expected: 'xrsim rank DIR DIR...' });
-    const names = v.names === undefined ? defaultNames(positionals) : v.names.split(',').map((n) => n.trim());
-    if (names.length !== positionals.length) {
-      throw new XrsimInputError(`--names gives ${names.length} names for ${positionals.length} folders`, { expected: 'one name per folder, comma-separated' });
+    if (positionals.length < 1) throw new XrsimInputError('expected sweep folders', { expected: 'xrsim rank DIR DIR..., or one DIR whose sweep ran several apps' });
+    const groups = positionals.length === 1 ? byApp(positionals[0]) : positionals.map((dir) => ({ label: dir, results: readResults(dir) }));
+    const names = v.names === undefined ? defaultNames(groups.map((g) => g.label)) : v.names.split(',').map((n) => n.trim());
+    if (names.length !== groups.length) {
+      throw new XrsimInputError(`--names gives ${names.length} names for ${groups.length} ${positionals.length === 1 ? 'apps' : 'folders'}`, { expected: 'one name per candidate, comma-separated' });
     }
     if (v.by !== undefined && v.metric !== undefined && v.by !== v.metric) throw new XrsimInputError(`--metric "${v.metric}" and --by "${v.by}" name two metrics`, { expected: 'one of them' });
     const metric = v.metric ?? v.by;
     const option = v.metric !== undefined ? '--metric' : '--by';
     if (metric !== undefined && !Object.hasOwn(METRIC_NAMES, metric)) throw new XrsimInputError(`${option} must be partial, full-pass, pass@1 or design, got "${metric}"`);
     checkReportOutputs({ html: v.html, force: values.force === true });
-    const candidates = positionals.map((dir, i) => ({ name: names[i], results: readResults(dir) }));
+    const candidates = groups.map((g, i) => ({ name: names[i], results: g.results }));
     const ranking = rankSweeps(candidates, {
       resamples: parseNumberArg('resamples', v.resamples, true),
       seed: parseSeedArg(v.seed, 1),
@@ -70,6 +74,20 @@ Exit codes: 0 ranked, 2 bad input.`,
     return ExitCode.ok;
   },
 };
+
+/** One sweep folder's results, one group per app (sorted), its candidates; fewer than two is bad input. */
+function byApp(dir: string): { label: string; results: SessionResult[] }[] {
+  const apps = new Map<string, SessionResult[]>();
+  for (const r of readResults(dir)) {
+    const app = r.app ?? '(no app)';
+    if (!apps.has(app)) apps.set(app, []);
+    apps.get(app)!.push(r);
+  }
+  if (apps.size < 2) {
+    throw new XrsimInputError(`${dir} holds the sweep of ${apps.size === 1 ? 'one app' : 'no app'}: ranking needs two or more candidates`, { expected: 'two or more sweep folders, or one sweep of several apps (--apps)' });
+  }
+  return [...apps.keys()].sort().map((app) => ({ label: app, results: apps.get(app)! }));
+}
 
 /** Folder names, with as many parent folders as it takes to tell them apart (`a/sweep`, `b/sweep`). */
 function defaultNames(dirs: string[]): string[] {
