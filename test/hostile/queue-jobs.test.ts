@@ -61,7 +61,8 @@ describe.skipIf(SKIP_SYSTEM)('a queue job that names a command, an output folder
     };
     // The operator's own agent: it leaves a mark, then answers (with a verb the actor refuses: that is the app's verdict, not ours).
     const agentMark = join(tempDir(), 'worker-agent-ran');
-    const operatorAgent = `touch ${JSON.stringify(agentMark)}; node ${JSON.stringify(join(ROOT, 'test/fixtures/agent/jumps.mjs'))}`;
+    // The operator's agent answers a valid action (done), so the clean job's session runs to its verdict.
+    const operatorAgent = `touch ${JSON.stringify(agentMark)}; echo '{"verb":"done"}'`;
     const clean = jobOf({ ...base, seed: 2 }); // not unknownJobField's key: a job id is added once
     const queue = new Queue('hostile', { connection: { host: '127.0.0.1', port: redis.port } });
     for (const job of [...Object.values(hostile), clean]) await queue.add('session', job.data, { jobId: job.id });
