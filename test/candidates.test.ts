@@ -1,9 +1,9 @@
 /**
  * Candidate apps given by path (issue 37, item 1): a task meant for generated apps lists none of its own
  * (`"apps": {}`, no reference), `--apps` takes paths and globs, each result carries the candidate's path and
- * content digest, and the sweep's summary is per candidate too.
+ * content digest, and the sweep's summary and JUnit report are per candidate too.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandCandidates, isCandidateChoice, splitAppChoices } from '../src/sweep/candidates.js';
@@ -72,6 +72,14 @@ describe('a task for candidate apps', () => {
     const text = xrsim('sweep', task, '--apps', join(APPS, '{reference,counts-frames}.mjs'), '--seeds', '1', '--hands', 'both', '--scenes', 'office', '--out', out);
     expect(text.stdout).toMatch(/reference\.mjs\s+2\s+2\s+0\s+0\s+1\/1/);
     expect(text.stdout).toMatch(/counts-frames\.mjs\s+2\s+0\s+2\s+0\s+0\/1/);
+    // JUnit: a test suite per task and candidate.
+    const junit = join(tempDir(), 'junit.xml');
+    expect(xrsim('sweep', task, '--apps', join(APPS, '{reference,counts-frames}.mjs'), '--seeds', '1', '--hands', 'both', '--scenes', 'office', '--out', out, '--junit', junit).code).toBe(1);
+    const suites = [...readFileSync(junit, 'utf8').matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [m[1], Number(m[3]) > 0]);
+    expect(suites).toEqual([
+      [`bench/poke-button · ${countsFrames}`, true],
+      [`bench/poke-button · ${reference}`, false],
+    ]);
     // One sweep of several candidates ranks them, by Pass@1 here.
     const ranked = xrsim('rank', out, '--metric', 'pass@1', '--json');
     expect(ranked.code, ranked.stderr).toBe(0);

@@ -1,5 +1,6 @@
 /**
- * JUnit XML for CI systems: one test suite per task, one test case per session and milestone. A failed
+ * JUnit XML for CI systems: one test suite per task (per task and candidate, for candidate apps given by
+ * path: `task · /path/to/candidate/`), one test case per session and milestone. A failed
  * milestone is a <failure> (with its metric, threshold and evidence ticks); an errored session is one
  * <error> test case, since it has no verdict. Written in one streaming pass in bounded memory: each task's
  * test cases are spooled to a temporary file, then the suites are joined under their counts.
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startsWith, type OutputKind } from '../output-file.js';
 import type { SessionResult } from '../session/result.js';
+import { isAppName } from '../task/types.js';
 import type { ResultSource } from './aggregate.js';
 
 
@@ -48,7 +50,7 @@ const seconds = (s: number) => s.toFixed(3);
 /** A session's test cases, with their counts. */
 function sessionCases(r: SessionResult & { seconds?: number }): { xml: string; tests: number; failures: number; errors: number } {
   const label = xmlEscape(sessionLabel(r));
-  const task = xmlEscape(r.task);
+  const task = xmlEscape(suiteName(r));
   if (r.status === 'errored') {
     const error = `<error type="${xmlEscape(r.error?.kind ?? 'errored')}" message="${xmlEscape(r.error?.message ?? '')}"/>`;
     return { xml: `    <testcase classname="${task}" name="${label}" time="${seconds(r.seconds ?? 0)}">${error}</testcase>\n`, tests: 1, failures: 0, errors: 1 };
@@ -66,8 +68,14 @@ function sessionCases(r: SessionResult & { seconds?: number }): { xml: string; t
   return { xml, tests: r.milestones.length, failures, errors: 0 };
 }
 
+/** A result's test suite: its task, and its candidate when the app was given by path (each candidate a suite). */
+function suiteName(r: SessionResult): string {
+  return r.app !== null && !isAppName(r.app) ? `${r.task} · ${r.app}` : r.task;
+}
+
 interface SuiteSpool {
-  task: string;
+  /** The suite's name: its task, or `task · candidate`. */
+  name: string;
   file: string;
   buffered: string;
   tests: number;
@@ -79,14 +87,15 @@ interface SuiteSpool {
 /** Spooled text per suite is written out past this many characters. */
 const SPOOL_FLUSH = 1 << 18;
 
-/** Writes the JUnit XML of `source`'s results to `path` in bounded memory. Suites are in task order. */
+/** Writes the JUnit XML of `source`'s results to `path` in bounded memory. Suites are in name order (task, then candidate). */
 export function writeJunit(path: string, source: ResultSource, name = 'xrsim sweep'): void {
   const spoolDir = mkdtempSync(join(tmpdir(), 'xrsim-junit-'));
   try {
     const suites = new Map<string, SuiteSpool>();
     for (const r of source()) {
-      let suite = suites.get(r.task);
-      if (!suite) suites.set(r.task, (suite = { task: r.task, file: join(spoolDir, `${suites.size}.xml`), buffered: '', tests: 0, failures: 0, errors: 0, seconds: 0 }));
+      const name = suiteName(r);
+      let suite = suites.get(name);
+      if (!suite) suites.set(name, (suite = { name, file: join(spoolDir, `${suites.size}.xml`), buffered: '', tests: 0, failures: 0, errors: 0, seconds: 0 }));
       const cases = sessionCases(r);
       suite.buffered += cases.xml;
       suite.tests += cases.tests;
@@ -95,14 +104,14 @@ export function writeJunit(path: string, source: ResultSource, name = 'xrsim swe
       suite.seconds += r.seconds ?? 0;
       if (suite.buffered.length > SPOOL_FLUSH) flush(suite);
     }
-    const ordered = [...suites.values()].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
+    const ordered = [...suites.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const total = ordered.reduce((t, s) => ({ tests: t.tests + s.tests, failures: t.failures + s.failures, errors: t.errors + s.errors, seconds: t.seconds + s.seconds }), { tests: 0, failures: 0, errors: 0, seconds: 0 });
     const out = openSync(path, 'w');
     try {
       writeSync(out, `${JUNIT_PREFIX}<testsuites name="${xmlEscape(name)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" time="${seconds(total.seconds)}">\n`);
       for (const suite of ordered) {
         flush(suite);
-        writeSync(out, `  <testsuite name="${xmlEscape(suite.task)}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" time="${seconds(suite.seconds)}">\n`);
+        writeSync(out, `  <testsuite name="${xmlEscape(suite.name)}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" time="${seconds(suite.seconds)}">\n`);
         copyInto(out, suite.file);
         writeSync(out, '  </testsuite>\n');
       }

@@ -9,11 +9,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { XrsimInputError } from '../errors.js';
+import { isAppName } from '../task/types.js';
 
 /** The words of `--apps` that choose among a task's own apps. */
 const APP_KEYWORDS = new Set(['reference', 'all', 'process', 'browser']);
-/** How a task names its apps (its schema's `propertyNames`): anything else is a path, a glob or a URL. */
-const APP_NAME = /^[a-z0-9][a-z0-9-]*$/;
 /** The most candidates one glob may expand to (a glob of a whole disk is a mistake). */
 export const MAX_CANDIDATES_PER_GLOB = 10_000;
 
@@ -37,7 +36,7 @@ export function splitAppChoices(apps: string): string[] {
 
 /** Whether an `--apps` choice names candidate apps (by path, glob or URL) rather than a task's app by name. */
 export function isCandidateChoice(choice: string): boolean {
-  return !APP_KEYWORDS.has(choice) && !APP_NAME.test(choice);
+  return !APP_KEYWORDS.has(choice) && !isAppName(choice);
 }
 
 /**

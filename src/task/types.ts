@@ -123,6 +123,14 @@ export interface BrowserAppEntrySpec extends AppEntryBase {
 /** An app a task can run, in process or in the browser, by name in the task's `apps`. */
 export type AppEntrySpec = ModuleAppEntrySpec | BrowserAppEntrySpec;
 
+/** How a task names its apps (the schema's `propertyNames`): an app named otherwise is a path or URL, a candidate. */
+const APP_NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+/** Whether `app` is written as a task's app name (`reference`, `counts-frames`), not a path, glob or URL. */
+export function isAppName(app: string): boolean {
+  return APP_NAME.test(app);
+}
+
 /** True for a browser app entry. */
 export function isBrowserAppEntry(entry: AppEntrySpec): entry is BrowserAppEntrySpec {
   return (entry as BrowserAppEntrySpec).host === 'browser';
