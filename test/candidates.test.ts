@@ -74,7 +74,13 @@ describe('a task for candidate apps', () => {
     expect(text.stdout).toMatch(/counts-frames\.mjs\s+2\s+0\s+2\s+0\s+0\/1/);
     // JUnit: a test suite per task and candidate.
     const junit = join(tempDir(), 'junit.xml');
-    expect(xrsim('sweep', task, '--apps', join(APPS, '{reference,counts-frames}.mjs'), '--seeds', '1', '--hands', 'both', '--scenes', 'office', '--out', out, '--junit', junit).code).toBe(1);
+    const html = join(tempDir(), 'report.html');
+    expect(xrsim('sweep', task, '--apps', join(APPS, '{reference,counts-frames}.mjs'), '--seeds', '1', '--hands', 'both', '--scenes', 'office', '--out', out, '--junit', junit, '--html', html).code).toBe(1);
+    // HTML: the candidates side by side, each with its Pass@1.
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<h2>Candidates</h2>');
+    expect(page).toContain(`<tr><td class="name">${countsFrames}</td><td>0/2</td><td>0/1</td></tr>`);
+    expect(page).toContain(`<tr><td class="name">${reference}</td><td>2/2</td><td>1/1</td></tr>`);
     const suites = [...readFileSync(junit, 'utf8').matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [m[1], Number(m[3]) > 0]);
     expect(suites).toEqual([
       [`bench/poke-button · ${countsFrames}`, true],

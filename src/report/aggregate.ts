@@ -48,6 +48,8 @@ export interface SweepAggregate {
   rows: string[];
   columns: string[];
   cells: Map<string, Map<string, CellCounts>>;
+  /** Per app (a candidate), per task: whether every session passed (Pass@1's verdict), and its sessions passed. */
+  apps: Map<string, { sessions: number; passed: number; tasks: Map<string, boolean> }>;
   milestones: MilestoneAggregate[];
   erroredByKind: Map<string, number>;
   /** Failed and errored sessions, first by identity (task, app, scene, seed, hand). */
@@ -81,7 +83,7 @@ export function compareIdentity(a: SessionResult, b: SessionResult): number {
 
 /** Reads the results twice (totals and ranges, then histograms) and returns the report's data. */
 export function aggregateResults(source: ResultSource): SweepAggregate {
-  const agg: SweepAggregate = { sessions: 0, passed: 0, failed: 0, errored: 0, seconds: 0, rows: [], columns: [], cells: new Map(), milestones: [], erroredByKind: new Map(), firstFailures: [], worstFailures: [], slowest: [], videos: [], videoCount: 0, design: new DesignAggregate() };
+  const agg: SweepAggregate = { sessions: 0, passed: 0, failed: 0, errored: 0, seconds: 0, rows: [], columns: [], cells: new Map(), apps: new Map(), milestones: [], erroredByKind: new Map(), firstFailures: [], worstFailures: [], slowest: [], videos: [], videoCount: 0, design: new DesignAggregate() };
   const columns = new Set<string>();
   const milestones = new Map<string, MilestoneAggregate & { min: number; max: number }>();
   const byScore = (a: SessionResult, b: SessionResult) => a.score - b.score || compareIdentity(a, b);
@@ -99,6 +101,11 @@ export function aggregateResults(source: ResultSource): SweepAggregate {
     cell[r.status]++;
     cells.set(column, cell);
     agg.design.add(row, r);
+    const app = agg.apps.get(r.app ?? '') ?? { sessions: 0, passed: 0, tasks: new Map<string, boolean>() };
+    app.sessions++;
+    if (r.status === 'passed') app.passed++;
+    app.tasks.set(r.task, (app.tasks.get(r.task) ?? true) && r.status === 'passed');
+    agg.apps.set(r.app ?? '', app);
     if (r.status === 'errored') agg.erroredByKind.set(r.error?.kind ?? 'crash', (agg.erroredByKind.get(r.error?.kind ?? 'crash') ?? 0) + 1);
     if (r.status !== 'passed') keepBest(agg.firstFailures, r, compareIdentity);
     if (r.status === 'failed') keepBest(agg.worstFailures, r, byScore);

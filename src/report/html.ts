@@ -7,6 +7,7 @@
  */
 import { startsWith, type OutputKind } from '../output-file.js';
 import type { SessionResult } from '../session/result.js';
+import { isAppName } from '../task/types.js';
 import { aggregateResults, type ResultSource, type SweepAggregate } from './aggregate.js';
 import { sessionLabel } from './junit.js';
 import { rankingSection, type Ranking } from './rank-section.js';
@@ -75,6 +76,7 @@ export function htmlFromAggregate(title: string, agg: SweepAggregate, traces: Ma
     `<h1>${escape(title)}</h1>`,
     sweep ? `<p>${agg.sessions} sessions: <strong>${agg.passed} passed</strong>, ${agg.failed} failed, ${agg.errored} errored${agg.seconds > 0 ? `; ${agg.seconds.toFixed(1)} s of session time` : ''}.</p>` : '',
     ranking ? rankingSection(ranking) : '',
+    sweep ? candidates(agg) : '',
     sweep ? matrix(agg) : '',
     flaky ? flakyTable(flaky) : '',
     sweep ? milestoneTable(agg) : '',
@@ -88,6 +90,21 @@ export function htmlFromAggregate(title: string, agg: SweepAggregate, traces: Ma
     '</body></html>',
   ];
   return parts.join('\n');
+}
+
+/**
+ * With candidate apps given by path (as JUnit groups them), each app's sessions and Pass@1: the tasks of
+ * which every session passed. A sweep of a task's own apps has its matrix rows for that.
+ */
+function candidates(agg: SweepAggregate): string {
+  if (![...agg.apps.keys()].some((app) => app !== '' && !isAppName(app))) return '';
+  const rows = [...agg.apps]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([app, c]) => {
+      const passedTasks = [...c.tasks.values()].filter(Boolean).length;
+      return `<tr><td class="name">${escape(app || '(no app)')}</td><td>${c.passed}/${c.sessions}</td><td>${passedTasks}/${c.tasks.size}</td></tr>`;
+    });
+  return `<h2>Candidates</h2><table><tr><th>app</th><th>sessions passed</th><th>Pass@1 (tasks with every session passed)</th></tr>\n${rows.join('\n')}</table>`;
 }
 
 /** Rows: task and app; columns: scene × hand; cells: sessions passed over seeds. */
