@@ -3,7 +3,7 @@
  * (`"apps": {}`, no reference), `--apps` takes paths and globs, each result carries the candidate's path and
  * content digest, and the sweep's summary and JUnit report are per candidate too.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandCandidates, isCandidateChoice, splitAppChoices } from '../src/sweep/candidates.js';
@@ -38,6 +38,11 @@ describe('--apps by path and glob', () => {
     expect(() => expandCandidates('*.html', APPS)).toThrow(/--apps \*\.html matches no app/);
     expect(() => expandCandidates('./missing.mjs', APPS)).toThrow(/no candidate app at \.\/missing\.mjs/);
     expect(expandCandidates('http://127.0.0.1:9/x.html')).toEqual(['http://127.0.0.1:9/x.html']);
+    // A link to nothing is skipped, not a crash.
+    const dir = tempDir();
+    symlinkSync(join(dir, 'missing'), join(dir, 'dangling.mjs'));
+    writeFileSync(join(dir, 'real.mjs'), 'export function frame() {}\n');
+    expect(expandCandidates('*.mjs', dir)).toEqual([join(dir, 'real.mjs')]);
   });
 });
 

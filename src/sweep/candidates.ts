@@ -6,7 +6,7 @@
  * are expanded in sorted order, and every path must exist.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { XrsimInputError } from '../errors.js';
 import { isAppName } from '../task/types.js';
@@ -68,7 +68,12 @@ export function expandCandidates(choice: string, cwd = process.cwd()): string[] 
       if (name.startsWith('.') || name === 'node_modules') continue;
       const path = join(dir, name);
       const rel = relative(base, path).split(sep).join('/');
-      const isDir = statSync(path).isDirectory();
+      let isDir: boolean;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        continue; // a link to nothing is no app
+      }
       if (matches(rel) && (!foldersOnly || isDir)) {
         found.push(path);
         if (found.length > MAX_CANDIDATES_PER_GLOB) throw new XrsimInputError(`--apps ${choice} matches more than ${MAX_CANDIDATES_PER_GLOB} apps`, { expected: 'a narrower glob' });
@@ -77,6 +82,6 @@ export function expandCandidates(choice: string, cwd = process.cwd()): string[] 
     }
   };
   walk(base, 0);
-  if (found.length === 0) throw new XrsimInputError(`--apps ${choice} matches no app`, { expected: `page directories, .html pages or modules under ${isAbsolute(scan.base) ? scan.base : scan.base || '.'}` });
+  if (found.length === 0) throw new XrsimInputError(`--apps ${choice} matches no app`, { expected: `page directories, .html pages or modules under ${scan.base || '.'}` });
   return found;
 }
