@@ -176,11 +176,12 @@ export type { ActorView } from './actors/time-verbs.js';
 /**
  * Agent actors (`a.agent`): the request an agent gets and the action it answers, the decider interface a
  * harness can implement, the reference agent, agents from a recording, and the errors of a session that
- * cannot have its agent (docs/TASKS.md, "Agent actors").
+ * cannot have its agent or got an answer that is not an action (docs/TASKS.md, "Agent actors").
  */
 export {
   AGENT_VERBS,
   AgentUnavailableError,
+  AgentAnswerError,
   AgentDivergenceError,
   parseAgentAnswer,
   type AgentDecider,
