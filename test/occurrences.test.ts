@@ -56,6 +56,29 @@ describe('occurrence', () => {
   });
 });
 
+describe('speed at each occurrence', () => {
+  it('measures every release: the slowest throw counts', async () => {
+    const { spec } = loadTask('xr/pinch-spawn-ball');
+    const base = join(ROOT, 'tasks/xr/pinch-spawn-ball');
+    const module = join(base, (spec.apps!.reference as { module: string }).module);
+    const task = (occurrence: unknown) => ({
+      ...spec,
+      actors: join(base, spec.actors!),
+      apps: { reference: { module } },
+      validators: spec.validators.filter((v) => v.type === 'speed').map((v) => ({ ...v, occurrence })),
+    });
+    // The reference throws once: first, each and last measure that one throw alike.
+    const [first, each, last] = await Promise.all(['first', 'each', 'last'].map((o) => runSession({ task: task(o), seed: 1 })));
+    expect(first.status).toBe('passed');
+    expect(each.milestones[0]).toEqual(first.milestones[0]);
+    expect(last.milestones[0]).toEqual(first.milestones[0]);
+    // A second release that never comes fails the Nth.
+    const second = await runSession({ task: task(2), seed: 1 });
+    expect(second.status).toBe('failed');
+    expect(second.milestones[0]).toMatchObject({ passed: false, metric: null });
+  });
+});
+
 describe('occurrence in a task', () => {
   it('is accepted by the schema where a check has a moment, and refused elsewhere', async () => {
     const { spec } = loadTask('xr/pinch-spawn-ball');

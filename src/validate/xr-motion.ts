@@ -8,7 +8,7 @@ import type { Vec3 } from '../geometry/types.js';
 import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
-import { axesDistance, eventName, hasEvent, inWindow, momentValidator, momentWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
+import { axesDistance, eventName, hasEvent, inWindow, momentValidator, momentWatcher, occurrenceWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
 
 /** Distance a subject moves between two times (sampled displacement). Metric: metres. */
 export const displacement = defineFormula({
@@ -115,6 +115,7 @@ export const speed = defineFormula({
   options: {
     subject: schema.subject,
     at: schema.moment,
+    occurrence: schema.occurrence,
     afterSeconds: { type: 'number', exclusiveMinimum: 0 },
     pass: schema.pass,
   },
@@ -243,28 +244,42 @@ export function distanceAtValidator(spec: DistanceAtValidatorSpec, ctx: Validato
   }, spec.occurrence);
 }
 
-/** `speed`: a subject's speed over `afterSeconds` following a moment. */
+/**
+ * `speed`: a subject's speed over `afterSeconds` following a moment: its first occurrence, or with
+ * `occurrence` the Nth, the last, or each one (the slowest counts for `atLeast`; an occurrence whose
+ * window the session does not reach, or whose subject is absent, fails).
+ */
 export function speedValidator(spec: SpeedValidatorSpec, ctx: ValidatorContext): Validator {
   const read = subject(ctx, spec.subject);
-  const moment = momentWatcher(ctx, spec.at);
+  const occurrence = spec.occurrence ?? 'first';
+  const moment = occurrenceWatcher(ctx, spec.at, occurrence);
   const after = spec.afterSeconds ?? 0.1;
-  let start: { p: Vec3; t: number; tick: number } | null = null;
+  const pass = spec.pass ?? 'atLeast';
+  const worse = (a: number, b: number) => (pass === 'atMost' ? a > b : pass === 'atLeast' ? a < b : Math.abs(a - (spec.milestones[0]?.threshold ?? 0)) > Math.abs(b - (spec.milestones[0]?.threshold ?? 0)));
+  /** Occurrences whose window is still open: where and when the subject was at each. */
+  const pending: { p: Vec3 | null; t: number; tick: number }[] = [];
   let metric = Infinity;
-  let endTick = -1;
+  let measured = false;
+  let ticks: number[] = [];
+  const keep = (value: number, startTick: number, endTick: number) => {
+    if (occurrence !== 'each' || !measured || !Number.isFinite(value) || (Number.isFinite(metric) && worse(value, metric))) {
+      metric = value;
+      ticks = [startTick, endTick];
+    }
+    measured = true;
+  };
   return {
     observe(frame) {
-      if (moment(frame)) {
+      if (moment(frame)) pending.push({ p: read(frame)?.position ?? null, t: frame.time, tick: frame.tick });
+      while (pending.length > 0 && frame.time >= pending[0].t + after - 1e-9) {
+        const start = pending.shift()!;
         const p = read(frame);
-        if (p) start = { p: p.position, t: frame.time, tick: frame.tick };
-      }
-      if (start && endTick < 0 && frame.time >= start.t + after - 1e-9) {
-        const p = read(frame);
-        endTick = frame.tick;
-        if (p) metric = dist(p.position, start.p) / (frame.time - start.t);
+        keep(p && start.p ? dist(p.position, start.p) / (frame.time - start.t) : Infinity, start.tick, frame.tick);
       }
     },
     finish() {
-      return scoreMilestones('speed', spec.milestones, metric, spec.pass ?? 'atLeast', start ? [start.tick, endTick] : []);
+      for (const start of pending) keep(Infinity, start.tick, -1);
+      return scoreMilestones('speed', spec.milestones, metric, pass, measured ? ticks : []);
     },
   };
 }
