@@ -97,12 +97,15 @@ export class SweepTally {
     const counts = this.countsOf(result.task);
     counts.sessions++;
     counts[result.status]++;
-    const pair = `${result.task}\u0000${result.app ?? ''}`;
-    this.pairs.set(pair, { app: result.app, passed: (this.pairs.get(pair)?.passed ?? true) && result.status === 'passed' });
-    const app = this.apps.get(result.app) ?? { sessions: 0, passed: 0, failed: 0, errored: 0 };
+    // One entry per (task, app), updated in place: the coordinator tallies every session of the sweep.
+    const key = `${result.task}\u0000${result.app ?? ''}`;
+    let pair = this.pairs.get(key);
+    if (!pair) this.pairs.set(key, (pair = { app: result.app, passed: true }));
+    if (result.status !== 'passed') pair.passed = false;
+    let app = this.apps.get(result.app);
+    if (!app) this.apps.set(result.app, (app = { sessions: 0, passed: 0, failed: 0, errored: 0 }));
     app.sessions++;
     app[result.status]++;
-    this.apps.set(result.app, app);
     if (!isAsExpected(result, this.expectationOf(result))) counts.unexpected++;
     else if (result.status === 'failed') counts.failedAsExpected++;
     counts.scoreSum += result.score;

@@ -108,6 +108,30 @@ export function pointOrSubject(ctx: ValidatorContext, ref: string | Vec3): Subje
   return () => ({ position, rotation: null });
 }
 
+/**
+ * Keeps the measurement a check with `occurrence` scores: with `each`, the worst so far (the largest for
+ * `atMost`, the smallest for `atLeast`, the farthest from `threshold` for `exactly`; an unmeasurable one,
+ * Infinity, stays); otherwise the latest. `offer` returns whether `value` is now the one kept.
+ */
+export class OccurrenceMetric {
+  metric = Infinity;
+  measured = false;
+
+  constructor(
+    private readonly occurrence: Occurrence,
+    private readonly pass: Comparison,
+    private readonly threshold: number,
+  ) {}
+
+  offer(value: number): boolean {
+    const badness = (m: number) => (this.pass === 'atMost' ? m : this.pass === 'atLeast' ? -m : Math.abs(m - this.threshold));
+    const kept = !this.measured || this.occurrence !== 'each' || !Number.isFinite(value) || (Number.isFinite(this.metric) && badness(value) > badness(this.metric));
+    if (kept) this.metric = value;
+    this.measured = true;
+    return kept;
+  }
+}
+
 /** Evidence ticks a check with `occurrence: each` keeps (the worst occurrence's tick is always first). */
 const MAX_EVIDENCE_TICKS = 64;
 
@@ -128,28 +152,20 @@ export function momentValidator(
   occurrence: Occurrence = 'first',
 ): Validator {
   const moment = occurrenceWatcher(ctx, at, occurrence);
-  const target = milestones[0]?.threshold ?? 0;
-  const badness = (m: number) => (pass === 'atMost' ? m : pass === 'atLeast' ? -m : Math.abs(m - target));
-  let metric = Infinity;
-  let measured = false;
+  const kept = new OccurrenceMetric(occurrence, pass, milestones[0]?.threshold ?? 0);
   const ticks: number[] = [];
   let last: FrameView | null = null;
   return {
     observe(frame) {
       last = frame;
       if (!moment(frame)) return;
-      const value = measure(frame) ?? Infinity;
-      const worse = !measured || occurrence !== 'each' || !Number.isFinite(value) || (Number.isFinite(metric) && badness(value) > badness(metric));
       if (occurrence !== 'each') ticks.length = 0;
-      if (worse) {
-        metric = value;
-        ticks.unshift(frame.tick);
-      } else if (ticks.length < MAX_EVIDENCE_TICKS) ticks.push(frame.tick);
+      if (kept.offer(measure(frame) ?? Infinity)) ticks.unshift(frame.tick);
+      else if (ticks.length < MAX_EVIDENCE_TICKS) ticks.push(frame.tick);
       if (ticks.length > MAX_EVIDENCE_TICKS) ticks.length = MAX_EVIDENCE_TICKS;
-      measured = true;
     },
     finish() {
-      return scoreMilestones(formula, milestones, metric, pass, ticks);
+      return scoreMilestones(formula, milestones, kept.metric, pass, ticks);
     },
     trace: () => (last ? measure(last) : null),
   };

@@ -8,7 +8,7 @@ import type { Vec3 } from '../geometry/types.js';
 import { defineFormula, schema, type SpecOf } from './formula.js';
 import { scoreMilestones } from './score.js';
 import type { Validator } from './types.js';
-import { axesDistance, eventName, hasEvent, inWindow, momentValidator, momentWatcher, occurrenceWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
+import { axesDistance, eventName, hasEvent, inWindow, momentValidator, momentWatcher, OccurrenceMetric, occurrenceWatcher, pointOrSubject, subject, type ValidatorContext } from './xr-context.js';
 
 /** Distance a subject moves between two times (sampled displacement). Metric: metres. */
 export const displacement = defineFormula({
@@ -255,18 +255,12 @@ export function speedValidator(spec: SpeedValidatorSpec, ctx: ValidatorContext):
   const moment = occurrenceWatcher(ctx, spec.at, occurrence);
   const after = spec.afterSeconds ?? 0.1;
   const pass = spec.pass ?? 'atLeast';
-  const worse = (a: number, b: number) => (pass === 'atMost' ? a > b : pass === 'atLeast' ? a < b : Math.abs(a - (spec.milestones[0]?.threshold ?? 0)) > Math.abs(b - (spec.milestones[0]?.threshold ?? 0)));
   /** Occurrences whose window is still open: where and when the subject was at each. */
   const pending: { p: Vec3 | null; t: number; tick: number }[] = [];
-  let metric = Infinity;
-  let measured = false;
+  const kept = new OccurrenceMetric(occurrence, pass, spec.milestones[0]?.threshold ?? 0);
   let ticks: number[] = [];
   const keep = (value: number, startTick: number, endTick: number) => {
-    if (occurrence !== 'each' || !measured || !Number.isFinite(value) || (Number.isFinite(metric) && worse(value, metric))) {
-      metric = value;
-      ticks = [startTick, endTick];
-    }
-    measured = true;
+    if (kept.offer(value)) ticks = [startTick, endTick];
   };
   return {
     observe(frame) {
@@ -279,7 +273,7 @@ export function speedValidator(spec: SpeedValidatorSpec, ctx: ValidatorContext):
     },
     finish() {
       for (const start of pending) keep(Infinity, start.tick, -1);
-      return scoreMilestones('speed', spec.milestones, metric, pass, measured ? ticks : []);
+      return scoreMilestones('speed', spec.milestones, kept.metric, pass, kept.measured ? ticks : []);
     },
   };
 }
